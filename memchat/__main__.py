@@ -1,0 +1,3 @@
+from memchat.cli.main import run
+
+run()

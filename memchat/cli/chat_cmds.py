@@ -1,0 +1,149 @@
+"""Chat-shaped commands: the TUI, `ask`, `sessions`, `import`, `recall`, `snapshot`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from memchat.cli.wiring import build_services, open_conversation, open_database
+from memchat.pipeline import export
+from memchat.pipeline.importer import import_transcript
+from memchat.pipeline.snapshot import candidate_dict
+from memchat.types import MemchatError, TokenStreamed, TurnEvent
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    from memchat.ui.app import run_app
+
+    return run_app(args.settings, session=getattr(args, "session", None), resume=getattr(args, "resume", False))
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    text = args.text if args.text != "-" else sys.stdin.read()
+    services = build_services(args.settings, progress=not args.json)
+    conversation = open_conversation(services, args.session, resume=False)
+    stream = not args.json and sys.stdout.isatty()
+
+    def emit(event: TurnEvent) -> None:
+        if stream and isinstance(event, TokenStreamed):
+            print(event.text, end="", flush=True)
+
+    started = time.perf_counter()
+    finished = conversation.run_turn(text, emit)
+    seconds = time.perf_counter() - started
+    conversation.wait()
+    if args.json:
+        print(json.dumps({
+            "reply": finished.reply,
+            "session": conversation.session.name,
+            "turn": finished.turn,
+            "tokens_in": finished.tokens_in,
+            "tokens_out": finished.tokens_out,
+            "seconds": round(seconds, 3),
+            "recalled": [c.memory.id for c in (conversation.last_recall.selected if conversation.last_recall else [])],
+        }, ensure_ascii=False))
+    elif stream:
+        print()
+    else:
+        print(finished.reply)
+    return 0
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    db = open_database(args.settings)
+    from memchat.memory.sessions import SessionStore
+
+    rows = SessionStore(db).all()
+    if args.json:
+        print(json.dumps([{"name": s.name, "messages": s.message_count, "updated_at": s.updated_at} for s in rows]))
+        return 0
+    for session in rows:
+        stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(session.updated_at))
+        print(f"{session.name:32} {session.message_count:5} messages  {stamp}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    services = build_services(args.settings, progress=not args.json)
+    started = time.perf_counter()
+    report = import_transcript(services, Path(args.file))
+    result = {
+        "messages": report.messages,
+        "sessions": len(report.sessions),
+        "memory": report.counts(),
+        "extraction_failures": report.failures,
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        counts = ", ".join(f"{v} {k}" for k, v in sorted(result["memory"].items())) or "nothing"
+        print(f"imported {report.messages} messages in {len(report.sessions)} sessions; memory: {counts}")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    services = build_services(args.settings, progress=not args.json)
+    result = services.recaller.recall(
+        args.query, token_limit=services.limits.recalled, count_tokens=services.engine.count, touch=False
+    )
+    candidates = result.candidates[: args.k] if args.k else result.candidates
+    if args.json:
+        print(json.dumps({"query": args.query, "candidates": [candidate_dict(c) for c in candidates]}, ensure_ascii=False))
+        return 0
+    if not candidates:
+        print("no candidates")
+    for c in candidates:
+        mark = "✔" if c.selected else " "
+        s = c.signals
+        print(f"{mark} #{c.memory.id:<5} {c.score:.3f}  sim {s.similarity:.2f} kw {s.keyword:.2f} rec {s.recency:.2f} "
+              f"imp {s.importance:.2f} pin {s.pinned:.0f}  {c.memory.content}  ({c.reason})")
+    return 0
+
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    db = open_database(args.settings)
+    path = export.export(db, args.session, args.turn, args.format, Path(args.output) if args.output else None)
+    print(path)
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("chat", parents=[parent], help="open the chat (same as no command)")
+    p.add_argument("--session", metavar="NAME")
+    p.add_argument("--resume", action="store_true")
+    p.set_defaults(func=cmd_tui)
+
+    p = sub.add_parser("ask", parents=[parent], help="one full turn from a script; the reply goes to stdout")
+    p.add_argument("text", help="the message ('-' reads stdin)")
+    p.add_argument("--session", metavar="NAME", help="session to continue or create (default: a new one)")
+    p.add_argument("--json", action="store_true", help="print a JSON object: reply, session, tokens_in, tokens_out, seconds")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("sessions", parents=[parent], help="list sessions, most recent first")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sessions)
+
+    p = sub.add_parser("import", parents=[parent], help="import a JSONL transcript through the memory write path")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("recall", parents=[parent], help="show the recall candidate table for a query")
+    p.add_argument("query")
+    p.add_argument("--k", type=int, default=0, help="show at most N candidates")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_recall)
+
+    p = sub.add_parser("snapshot", parents=[parent], help="export one turn's debug snapshot")
+    p.add_argument("--session", metavar="NAME", help="default: the most recent session")
+    p.add_argument("--turn", type=int, help="default: the latest turn")
+    p.add_argument("--format", choices=export.FORMATS, default="json")
+    p.add_argument("-o", "--output", metavar="FILE", help="default: a file in the data dir (path printed)")
+    p.set_defaults(func=cmd_snapshot)
+
+
+__all__ = ["add_parsers", "MemchatError"]

@@ -1,0 +1,119 @@
+"""`memchat doctor`: what memchat sees on this machine, and what to do about what is wrong."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from dataclasses import fields, is_dataclass
+from importlib import metadata
+
+from memchat import models, paths
+from memchat.config import Settings
+from memchat.models import store as model_store
+from memchat.types import MemchatError
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _check_database(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:
+    lines = [f"database      {settings.db_path}"]
+    try:
+        from memchat.memory.store import Database
+
+        db = Database(settings.db_path if settings.db_path.exists() else ":memory:")
+        versions = db.versions()
+        lines.append(f"sqlite        {versions['sqlite']} (apsw {versions['apsw']}), sqlite-vec {versions['sqlite_vec']}, "
+                     f"fts5 {versions['fts5']}")
+        lines.append(f"schema        {db.schema_version}" + ("" if settings.db_path.exists() else " (file not created yet)"))
+        db.close()
+    except MemchatError as error:
+        problems.append((error.message, error.hint))
+    except Exception as exc:  # noqa: BLE001 - doctor reports, it never crashes
+        problems.append((f"SQLite with sqlite-vec failed: {exc}", "reinstall memchat: pip install --force-reinstall apsw sqlite-vec"))
+    return lines
+
+
+def _check_models(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:
+    lines = []
+    for role, value in (("chat", settings.model.chat), ("embed", settings.model.embed)):
+        if value.endswith(".gguf") or os.path.sep in value:
+            state = "present" if os.path.isfile(value) else "missing"
+            lines.append(f"{role:5} model   {value} [{state}]")
+            if state == "missing":
+                problems.append((f"{role} model file {value} not found", "fix the path in config or --model"))
+            continue
+        try:
+            spec = models.find(value)
+        except MemchatError as error:
+            problems.append((error.message, error.hint))
+            continue
+        state = model_store.status(spec)
+        lines.append(f"{role:5} model   {spec.name} [{state}] {model_store.final_path(spec)}")
+        if state == "missing":
+            problems.append((f"{role} model {spec.name} is not pulled", f"run `memchat models pull {spec.name}` (or just start memchat)"))
+        elif state in ("corrupt", "unverified"):
+            problems.append((f"{role} model {spec.name} is {state}", "run `memchat models verify`; if it fails, delete the file and pull again"))
+    return lines
+
+
+def _check_dirs(problems: list[tuple[str, str]]) -> list[str]:
+    lines = []
+    for label, folder in (("config dir", paths.config_dir()), ("data dir", paths.data_dir())):
+        writable = os.access(folder if folder.exists() else folder.parent if folder.parent.exists() else "/", os.W_OK)
+        lines.append(f"{label:13} {folder}{'' if writable else ' (NOT writable)'}")
+        if not writable:
+            problems.append((f"{folder} is not writable", "set MEMCHAT_HOME to a writable folder"))
+    return lines
+
+
+def settings_reference(settings: Settings) -> list[str]:
+    lines = []
+    for section in fields(settings):
+        value = getattr(settings, section.name)
+        if is_dataclass(value):
+            for f in fields(value):
+                env = f"MEMCHAT_{section.name}_{f.name}".upper()
+                lines.append(f"  {section.name}.{f.name} = {getattr(value, f.name)!r}   ({env})")
+    return lines
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    settings: Settings = args.settings
+    problems: list[tuple[str, str]] = []
+    lines = [
+        f"memchat       {_version('memchat')}",
+        f"python        {sys.version.split()[0]} ({platform.platform()})",
+        f"llama.cpp     llama-cpp-python {_version('llama-cpp-python')}",
+        f"textual       {_version('textual')}",
+        f"config file   {paths.config_file()}{'' if paths.config_file().exists() else ' (none: defaults in use)'}",
+    ]
+    if _version("llama-cpp-python") == "not installed":
+        problems.append(("llama-cpp-python is not installed", "install memchat with the README's command"))
+    lines += _check_dirs(problems)
+    lines += _check_database(settings, problems)
+    lines += _check_models(settings, problems)
+    lines.append(f"threads       {settings.model.n_threads} (physical cores), n_ctx {settings.model.n_ctx}")
+    print("\n".join(lines))
+    if args.settings_list:
+        print("\nsettings (config.toml key, environment variable):")
+        print("\n".join(settings_reference(settings)))
+    if problems:
+        print(f"\n{len(problems)} problem(s):")
+        for message, fix in problems:
+            print(f"  ✗ {message}\n    fix: {fix}")
+        return 1
+    print("\nall good")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("doctor", parents=[parent], help="show versions, paths and models, and what is wrong")
+    p.add_argument("--settings", dest="settings_list", action="store_true", help="also list every setting")
+    p.set_defaults(func=cmd_doctor)

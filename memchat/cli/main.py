@@ -1,0 +1,85 @@
+"""`memchat` command line: the TUI by default, and scriptable subcommands.
+
+Every command turns a MemchatError into one line and a hint on stderr (exit
+code 2), never a traceback. Global options work before or after the
+subcommand name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memchat.cli import chat_cmds, doctor, memory_cmd, models_cmd
+from memchat.config import Settings, load_settings
+from memchat.types import MemchatError
+
+
+def _global_options() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    group = parent.add_argument_group("global options")
+    S = argparse.SUPPRESS
+    group.add_argument("--db", metavar="PATH", default=S, help="SQLite file (default: the data dir's memchat.db)")
+    group.add_argument("--config", metavar="FILE", type=Path, default=S, help="config TOML (default: XDG config dir)")
+    group.add_argument("--model", metavar="NAME|PATH", default=S, help="chat model from models.txt or a GGUF path")
+    group.add_argument("--embed-model", metavar="NAME|PATH", default=S, help="embedding model")
+    group.add_argument("--n-ctx", type=int, metavar="N", default=S, help="context window in tokens")
+    group.add_argument("--threads", type=int, metavar="N", default=S, help="CPU threads for llama.cpp")
+    group.add_argument("--theme", metavar="NAME", default=S, help="UI theme (memchat-dark, memchat-light)")
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parent = _global_options()
+    parser = argparse.ArgumentParser(
+        prog="memchat",
+        parents=[parent],
+        description="A local-first chat assistant with a memory you can see. Without a command, opens the chat.",
+    )
+    parser.add_argument("--session", metavar="NAME", help="open (or create) this session in the TUI")
+    parser.add_argument("--resume", action="store_true", help="continue the most recent session")
+    parser.set_defaults(func=chat_cmds.cmd_tui)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chat_cmds.add_parsers(sub, parent)
+    memory_cmd.add_parser(sub, parent)
+    doctor.add_parser(sub, parent)
+    models_cmd.add_parser(sub)
+    return parser
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {}
+    model: dict[str, Any] = {}
+    for flag, key in (("model", "chat"), ("embed_model", "embed"), ("n_ctx", "n_ctx"), ("threads", "n_threads")):
+        if getattr(args, flag, None) is not None:
+            model[key] = getattr(args, flag)
+    if model:
+        overrides["model"] = model
+    if getattr(args, "theme", None):
+        overrides["ui"] = {"theme": args.theme}
+    if getattr(args, "db", None):
+        overrides["db"] = args.db
+    return load_settings(getattr(args, "config", None), overrides)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.settings = settings_from(args)
+        return int(args.func(args) or 0)
+    except MemchatError as error:
+        print(f"memchat: error: {error.message}", file=sys.stderr)
+        if error.hint:
+            print(f"  fix: {error.hint}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("memchat: interrupted", file=sys.stderr)
+        return 130
+
+
+def run() -> None:
+    sys.exit(main())

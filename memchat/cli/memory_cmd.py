@@ -1,0 +1,93 @@
+"""`memchat memory …`: list, show, pin, forget, purge, edit and trace memories from a script."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+
+from memchat.cli.wiring import build_services
+from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, Memory, MemoryDraft
+
+
+def memory_dict(memory: Memory) -> dict[str, object]:
+    return asdict(memory)
+
+
+def _line(memory: Memory) -> str:
+    pin = "📌" if memory.pinned else "  "
+    return f"#{memory.id:<5} {pin} {memory.kind:10} {memory.status:10} {memory.importance:.2f}  {memory.content}"
+
+
+def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps([memory_dict(m) for m in memories], ensure_ascii=False))
+    else:
+        for memory in memories:
+            print(_line(memory))
+
+
+def cmd_memory(args: argparse.Namespace) -> int:
+    services = build_services(args.settings, progress=False)
+    store = services.memories
+    action = args.action
+    if action == "list":
+        statuses = MEMORY_STATUSES if args.all else ("active", "pending")
+        _emit(args, store.list(statuses=statuses, kind=args.kind))
+    elif action == "show":
+        memory = store.require(args.id)
+        if args.json:
+            print(json.dumps(memory_dict(memory), ensure_ascii=False))
+        else:
+            for key, value in memory_dict(memory).items():
+                if key.endswith("_at") and isinstance(value, float):
+                    value = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(value))
+                print(f"{key:16} {value}")
+    elif action in ("pin", "unpin"):
+        _emit(args, [store.pin(args.id, action == "pin")])
+    elif action == "forget":
+        _emit(args, [store.set_status(args.id, "deleted")])
+    elif action == "restore":
+        _emit(args, [store.set_status(args.id, "active")])
+    elif action == "purge":
+        store.purge(args.id)
+        print(f"purged #{args.id} (row, keyword index entry and vector)")
+    elif action == "edit":
+        _emit(args, [store.edit(args.id, args.text)])
+    elif action == "history":
+        _emit(args, store.history(args.id))
+    elif action == "add":
+        draft = MemoryDraft(kind=args.kind or "fact", content=args.text, attribute=args.key or "", importance=args.importance,
+                            confidence=1.0, correction=True, pinned=args.pin)
+        outcome = services.writer.apply(draft)
+        print(json.dumps(asdict(outcome), ensure_ascii=False) if args.json else f"{outcome.action} #{outcome.memory_id}")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    memory = sub.add_parser("memory", parents=[parent], help="inspect and steer long-term memory")
+    actions = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = actions.add_parser("list", parents=[parent], help="active memories (all statuses with --all)")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--kind", choices=MEMORY_KINDS)
+    p.add_argument("--json", action="store_true")
+    for name, text in (("show", "all fields of one memory"), ("pin", "always put it in the prompt"),
+                       ("unpin", "stop pinning it"), ("forget", "soft delete (restore undoes it)"),
+                       ("restore", "make a forgotten or archived memory active again"),
+                       ("purge", "hard delete: row, keyword index and vector"), ("history", "its supersession chain")):
+        p = actions.add_parser(name, parents=[parent], help=text)
+        p.add_argument("id", type=int)
+        p.add_argument("--json", action="store_true")
+    p = actions.add_parser("edit", parents=[parent], help="new text (re-embedded and re-indexed)")
+    p.add_argument("id", type=int)
+    p.add_argument("text")
+    p.add_argument("--json", action="store_true")
+    p = actions.add_parser("add", parents=[parent], help="add a memory by hand")
+    p.add_argument("text")
+    p.add_argument("--kind", choices=MEMORY_KINDS)
+    p.add_argument("--key", help="attribute key for conflict detection, e.g. home_city")
+    p.add_argument("--importance", type=float, default=0.7)
+    p.add_argument("--pin", action="store_true")
+    p.add_argument("--json", action="store_true")
+    memory.set_defaults(func=cmd_memory)

@@ -1,0 +1,84 @@
+"""The composition root: settings → model files → engines → database → Services.
+
+The CLI commands, the TUI and the tests all build their app through
+`build_services`, so what is tested is what runs. Engines may be injected
+(the scripted fake in fast tests).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memchat import models, paths
+from memchat.models import store as model_store
+from memchat.config import Settings
+from memchat.engine.protocol import ChatEngine, Embedder
+from memchat.memory.store import Database
+from memchat.pipeline.conversation import Conversation
+from memchat.pipeline.services import Services
+from memchat.types import MemchatError, Session
+
+
+def resolve_model(value: str, *, progress: bool) -> tuple[Path, str]:
+    """(file, sha256) for a model setting: a registry name (pulled on first use) or a GGUF path."""
+    candidate = Path(value).expanduser()
+    if candidate.suffix == ".gguf" or candidate.is_file():
+        if not candidate.is_file():
+            raise MemchatError(f"model file not found: {candidate}", "fix the path or use a name from `memchat models list`")
+        return candidate.absolute(), ""
+    spec = models.find(value)
+    path = models.ensure_model(value, progress=progress)
+    record = model_store.read_record(path)
+    return path, (record.sha256 if record else spec.sha256 or "")
+
+
+def load_engines(settings: Settings, *, progress: bool = True) -> tuple[ChatEngine, Embedder]:
+    from memchat.engine.llama import LlamaChatEngine, LlamaEmbedder, file_sha256
+
+    chat_path, chat_sha = resolve_model(settings.model.chat, progress=progress)
+    embed_path, _ = resolve_model(settings.model.embed, progress=progress)
+    engine = LlamaChatEngine(
+        chat_path,
+        n_ctx=settings.model.n_ctx,
+        n_threads=settings.model.n_threads,
+        seed=settings.model.seed,
+        sha256=chat_sha or file_sha256(chat_path),
+    )
+    embedder = LlamaEmbedder(embed_path, n_threads=settings.model.n_threads)
+    return engine, embedder
+
+
+def open_database(settings: Settings) -> Database:
+    path = settings.db_path
+    paths.ensure_dir(path.parent)
+    return Database(path)
+
+
+def build_services(
+    settings: Settings,
+    *,
+    engine: ChatEngine | None = None,
+    embedder: Embedder | None = None,
+    progress: bool = True,
+) -> Services:
+    if engine is None or embedder is None:
+        real_engine, real_embedder = load_engines(settings, progress=progress)
+        engine, embedder = engine or real_engine, embedder or real_embedder
+    return Services(settings, open_database(settings), engine, embedder)
+
+
+def open_session(services: Services, name: str | None, *, resume: bool) -> Session:
+    """The named session (created if new), the latest one with --resume, or a fresh one."""
+    sessions = services.sessions
+    if name:
+        return sessions.open(name)
+    if resume:
+        latest = sessions.latest()
+        if latest is None:
+            raise MemchatError("no session to resume", "start one with `memchat`")
+        return latest
+    return sessions.create()
+
+
+def open_conversation(services: Services, name: str | None = None, *, resume: bool = False) -> Conversation:
+    return Conversation(services, open_session(services, name, resume=resume))

@@ -1,0 +1,209 @@
+"""Settings: defaults < TOML file < `MEMCHAT_*` environment < CLI flags.
+
+Every field is documented where it is declared; `memchat doctor` and the README
+list them. Environment variables are named `MEMCHAT_<SECTION>_<FIELD>` in upper
+case (for example `MEMCHAT_RECALL_HALF_LIFE_DAYS=7`), plus two shortcuts:
+`MEMCHAT_DB` and `MEMCHAT_THEME`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from memchat import paths
+from memchat.types import MemchatError
+
+
+def _physical_cores() -> int:
+    """Physical cores: llama.cpp runs best with one thread per physical core."""
+    try:
+        cores: set[tuple[str, str]] = set()
+        phys = core = ""
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("physical id"):
+                    phys = line.split(":")[1].strip()
+                elif line.startswith("core id"):
+                    core = line.split(":")[1].strip()
+                    cores.add((phys, core))
+        if cores:
+            return len(cores)
+    except OSError:
+        pass
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class ModelSettings:
+    chat: str = "smollm2-135m-instruct"
+    """Name (from models.txt) or path of the chat GGUF."""
+    embed: str = "all-minilm-l6-v2"
+    """Name (from models.txt) or path of the embedding GGUF."""
+    n_ctx: int = 4096
+    """Context window in tokens."""
+    n_threads: int = field(default_factory=_physical_cores)
+    """CPU threads for llama.cpp; defaults to the number of physical cores."""
+    temperature: float = 0.3
+    """Sampling temperature of chat replies."""
+    top_p: float = 0.9
+    repeat_penalty: float = 1.1
+    seed: int = 42
+    """Sampler seed, recorded in every turn snapshot."""
+
+
+@dataclass
+class BudgetSettings:
+    """Token shares of the prompt. Values ≤ 1 are fractions of n_ctx, larger ones token counts."""
+
+    reserved_output: float = 512
+    """Tokens kept free for the reply."""
+    system: float = 0.08
+    notes: float = 0.05
+    pinned: float = 0.08
+    summary: float = 0.10
+    recalled: float = 0.12
+    input: float = 0.25
+    """The rest (after the blocks above) goes to the recent window."""
+
+
+@dataclass
+class RecallSettings:
+    w_similarity: float = 0.55
+    w_keyword: float = 0.15
+    w_recency: float = 0.10
+    w_importance: float = 0.15
+    w_pinned: float = 0.05
+    half_life_days: float = 30.0
+    """Recency halves every this many days since last access."""
+    high: float = 0.55
+    """Everything scoring at least this is selected."""
+    floor: float = 0.42
+    """Nothing scoring below this is selected."""
+    middle_k: int = 3
+    """How many from the band between floor and high are taken."""
+    min_similarity: float = 0.35
+    """A memory whose similarity is below this and has no keyword match is rejected as unrelated."""
+    knn_k: int = 24
+    """Vector neighbours fetched per query."""
+    keyword_k: int = 24
+    """FTS matches fetched per query."""
+
+
+@dataclass
+class ForgetSettings:
+    capacity: int = 20000
+    """Active memories kept; beyond it the lowest importance × usage are archived."""
+    decay_days: float = 180.0
+    """Never-recalled, unpinned memories older than this with low importance are archived."""
+    decay_importance: float = 0.4
+
+
+@dataclass
+class UISettings:
+    theme: str = "memchat-dark"
+    """Theme name from themes/ (memchat-dark, memchat-light)."""
+    inspector: bool = True
+    """Show the memory inspector on start (hidden automatically below 100 columns)."""
+    keys: dict[str, str] = field(default_factory=dict)
+    """Remapped keys, action name → key, e.g. {pin = "ctrl+p"}."""
+
+
+@dataclass
+class Settings:
+    model: ModelSettings = field(default_factory=ModelSettings)
+    budget: BudgetSettings = field(default_factory=BudgetSettings)
+    recall: RecallSettings = field(default_factory=RecallSettings)
+    forget: ForgetSettings = field(default_factory=ForgetSettings)
+    ui: UISettings = field(default_factory=UISettings)
+    db: str = ""
+    """SQLite file; empty means the data dir's memchat.db."""
+    system_prompt: str = (
+        "You are memchat, a helpful assistant running locally. Answer briefly and honestly. "
+        "Use the user's notes and memories when they are relevant."
+    )
+
+    @property
+    def db_path(self) -> Path:
+        return Path(self.db).expanduser() if self.db else paths.default_db()
+
+
+def _coerce(value: Any, current: Any, where: str) -> Any:
+    try:
+        if isinstance(current, bool):
+            if isinstance(value, str):
+                return value.strip().lower() in {"1", "true", "yes", "on"}
+            return bool(value)
+        if isinstance(current, int) and not isinstance(current, bool):
+            return int(value)
+        if isinstance(current, float):
+            return float(value)
+        if isinstance(current, dict):
+            if not isinstance(value, dict):
+                raise TypeError("expected a table")
+            return {str(k): str(v) for k, v in value.items()}
+        return str(value)
+    except (TypeError, ValueError) as exc:
+        raise MemchatError(f"bad setting {where}={value!r}: {exc}", "fix the config file or variable") from exc
+
+
+def _merge(obj: Any, data: dict[str, Any], prefix: str) -> Any:
+    known = {f.name: f for f in fields(obj)}
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise MemchatError(f"unknown setting {prefix}{key}", f"see `memchat doctor` for valid names")
+        current = getattr(obj, key)
+        if is_dataclass(current):
+            if not isinstance(value, dict):
+                raise MemchatError(f"setting {prefix}{key} must be a table", "use [section] in config.toml")
+            changes[key] = _merge(current, value, f"{prefix}{key}.")
+        else:
+            changes[key] = _coerce(value, current, prefix + key)
+    return replace(obj, **changes)
+
+
+def _from_env(settings: Settings, environ: dict[str, str]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for section in fields(settings):
+        value = getattr(settings, section.name)
+        if is_dataclass(value):
+            for f in fields(value):
+                name = f"MEMCHAT_{section.name}_{f.name}".upper()
+                if name in environ:
+                    data.setdefault(section.name, {})[f.name] = environ[name]
+        else:
+            name = f"MEMCHAT_{section.name}".upper()
+            if name in environ:
+                data[section.name] = environ[name]
+    if "MEMCHAT_THEME" in environ:
+        data.setdefault("ui", {})["theme"] = environ["MEMCHAT_THEME"]
+    return data
+
+
+def load_settings(
+    config_file: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Build Settings from the layers, lowest first. `overrides` holds CLI flags."""
+    settings = Settings()
+    path = config_file or paths.config_file()
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise MemchatError(f"cannot parse {path}: {exc}", "fix the TOML syntax or move the file away") from exc
+        settings = _merge(settings, data, "")
+    settings = _merge(settings, _from_env(settings, dict(os.environ if environ is None else environ)), "")
+    if overrides:
+        settings = _merge(settings, overrides, "")
+    return settings
+
+
+def resolve_share(share: float, n_ctx: int) -> int:
+    """A budget share as tokens: ≤ 1 is a fraction of n_ctx, otherwise a count."""
+    return int(share * n_ctx) if share <= 1 else int(share)

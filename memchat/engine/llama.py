@@ -1,0 +1,197 @@
+"""The only module that touches llama.cpp.
+
+Chat prompts are rendered with the GGUF's own chat template and tokenized here,
+and generation is fed those exact tokens, so the count the budget reports is the
+count the model reads. One lock per model: llama.cpp contexts are not
+thread-safe, and the UI streams from a worker while extraction runs in another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memchat.engine.protocol import Sampling
+from memchat.types import ChatMessage, MemchatError
+
+_FALLBACK_TEMPLATE = (
+    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
+    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
+def _import_llama() -> Any:
+    try:
+        import llama_cpp
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise MemchatError(
+            "llama-cpp-python is not installed",
+            "install memchat with the README's command (it builds llama-cpp-python)",
+        ) from exc
+    return llama_cpp
+
+
+def _check_gguf(path: Path) -> None:
+    if not path.is_file():
+        raise MemchatError(f"model file not found: {path}", "run `memchat models pull` or fix the model setting")
+    with path.open("rb") as handle:
+        if handle.read(4) != b"GGUF":
+            raise MemchatError(
+                f"{path} is not a GGUF model file (corrupt or wrong format)",
+                "delete it and run `memchat models pull`, then `memchat models verify`",
+            )
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _load(llama_cpp: Any, path: Path, **kwargs: Any) -> Any:
+    _check_gguf(path)
+    try:
+        return llama_cpp.Llama(model_path=str(path), verbose=False, **kwargs)
+    except (ValueError, RuntimeError) as exc:
+        raise MemchatError(
+            f"llama.cpp could not load {path.name}: {exc}",
+            "the file may be corrupt: run `memchat models verify`",
+        ) from exc
+
+
+class LlamaChatEngine:
+    """Streaming chat, JSON-constrained completions and exact token counts."""
+
+    exact = True
+
+    def __init__(self, path: Path, *, n_ctx: int, n_threads: int, seed: int = 42, sha256: str = "") -> None:
+        self._llama_cpp = _import_llama()
+        self._lock = threading.Lock()
+        self._llm = _load(
+            self._llama_cpp, path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads, seed=seed
+        )
+        self.name = path.stem
+        self.path = path
+        self.n_ctx = n_ctx
+        self.file_sha256 = sha256
+        self._formatter = self._make_formatter()
+
+    def _make_formatter(self) -> Any:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        llm = self._llm
+        template = llm.metadata.get("tokenizer.chat_template") or _FALLBACK_TEMPLATE
+        eos = llm.detokenize([llm.token_eos()], special=True).decode("utf-8", "replace")
+        bos = llm.detokenize([llm.token_bos()], special=True).decode("utf-8", "replace")
+        return Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos, add_generation_prompt=True)
+
+    # ---- counting -------------------------------------------------------
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        with self._lock:
+            return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def render(self, messages: Sequence[ChatMessage]) -> str:
+        response = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+        return response.prompt
+
+    def _prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        prompt = self.render(messages)
+        with self._lock:
+            return self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+
+    def count_messages(self, messages: Sequence[ChatMessage]) -> int:
+        return len(self._prompt_tokens(messages))
+
+    # ---- generation -----------------------------------------------------
+    def _stops(self) -> list[str]:
+        return ["<|im_end|>", "<|endoftext|>", "<|eot_id|>", "</s>"]
+
+    def stream(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        sampling: Sampling,
+        should_stop: Callable[[], bool] = lambda: False,
+    ) -> Iterator[str]:
+        tokens = self._prompt_tokens(messages)
+        if len(tokens) + 1 > self.n_ctx:
+            raise MemchatError(
+                f"prompt of {len(tokens)} tokens does not fit the {self.n_ctx}-token context",
+                "shorten the message or raise model.n_ctx",
+            )
+        max_tokens = max(1, min(max_tokens, self.n_ctx - len(tokens)))
+        with self._lock:
+            chunks = self._llm.create_completion(
+                prompt=tokens,
+                max_tokens=max_tokens,
+                temperature=sampling.temperature,
+                top_p=sampling.top_p,
+                repeat_penalty=sampling.repeat_penalty,
+                seed=sampling.seed,
+                stop=self._stops(),
+                stream=True,
+            )
+            try:
+                for chunk in chunks:
+                    if should_stop():
+                        break
+                    text = chunk["choices"][0]["text"]
+                    if text:
+                        yield text
+            finally:
+                chunks.close()
+
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
+        grammar = self._llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+        tokens = self._prompt_tokens(messages)
+        budget = max(16, min(max_tokens, self.n_ctx - len(tokens) - 1))
+        with self._lock:
+            result = self._llm.create_completion(
+                prompt=tokens, max_tokens=budget, temperature=0.0, grammar=grammar, stop=self._stops()
+            )
+        return result["choices"][0]["text"]
+
+
+class LlamaEmbedder:
+    """Sentence embeddings from a BERT-style GGUF with mean pooling, L2-normalised."""
+
+    def __init__(self, path: Path, *, n_threads: int) -> None:
+        llama_cpp = _import_llama()
+        self._lock = threading.Lock()
+        self._llm = _load(
+            llama_cpp,
+            path,
+            embedding=True,
+            pooling_type=llama_cpp.LLAMA_POOLING_TYPE_MEAN,
+            n_ctx=512,
+            n_batch=512,
+            n_ubatch=512,
+            n_threads=n_threads,
+            n_threads_batch=n_threads,
+        )
+        self.name = path.stem
+        self.dim = int(self._llm.n_embd())
+
+    def token_ids(self, text: str) -> list[int]:
+        with self._lock:
+            return self._llm.tokenize(text.encode("utf-8"), add_bos=True, special=False)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        with self._lock:
+            for text in texts:
+                raw = np.asarray(self._llm.embed(text or " ", truncate=True), dtype=np.float32)
+                norm = float(np.linalg.norm(raw)) or 1.0
+                vectors.append((raw / norm).tolist())
+        return vectors

@@ -1,0 +1,70 @@
+"""What the rest of memchat may ask of a model.
+
+The memory, prompt and pipeline layers import only these protocols; the real
+llama.cpp engine (`memchat.engine.llama`) and the scripted fake
+(`memchat.engine.fake`) both satisfy them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memchat.types import ChatMessage
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float = 0.3
+    top_p: float = 0.9
+    repeat_penalty: float = 1.1
+    seed: int = 42
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "repeat_penalty": self.repeat_penalty,
+            "seed": self.seed,
+        }
+
+
+class TokenCounter(Protocol):
+    exact: bool
+    """False when counts are estimates (tiktoken) rather than the model's tokenizer."""
+
+    def count(self, text: str) -> int: ...
+
+
+class ChatEngine(TokenCounter, Protocol):
+    name: str
+    n_ctx: int
+    file_sha256: str
+
+    def render(self, messages: Sequence[ChatMessage]) -> str:
+        """The prompt text after the model's chat template, ready for generation."""
+
+    def count_messages(self, messages: Sequence[ChatMessage]) -> int:
+        """Exact tokens of the rendered prompt: what the model will actually read."""
+
+    def stream(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        sampling: Sampling,
+        should_stop: Callable[[], bool] = lambda: False,
+    ) -> Iterator[str]:
+        """Reply text pieces as they are generated; stops early when should_stop() is true."""
+
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
+        """Raw model output constrained by a JSON-schema grammar (may still fail validation)."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """L2-normalised embeddings, one per text."""

@@ -1,0 +1,101 @@
+"""Turn a first-person statement into a typed, self-contained memory draft. Pure.
+
+"I moved to Porto last week." → fact, key user.home_city,
+"The user moved to Porto last week." The attribute key is what conflict
+detection compares: two active memories with the same key and different
+content are a contradiction, the newer one wins. Some keys hold many values
+(allergies, hobbies, likes) and never supersede each other.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memchat.memory.rules import is_correction, rule_importance
+from memchat.types import MemoryDraft
+
+# (pattern, attribute, kind) — first match wins; order from specific to generic.
+_KEYS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"\b(my name is|i'm called|i am called|call me)\b|我叫|我的名字", re.I), "name", "fact"),
+    (re.compile(r"\b(live in|living in|moved to|moved from|relocated|based in|my home is)\b|我住在|搬到|住在", re.I), "home_city", "fact"),
+    (re.compile(r"\b(work at|work for|working at|employer|joined|switched jobs|new job|i now work)\b|我在.+工作|公司", re.I), "employer", "fact"),
+    (re.compile(r"\b(i'm an? |i am an? |work as|job is|profession)\b(?!.*\b(allergic|vegetarian|vegan)\b)", re.I), "job", "fact"),
+    (re.compile(r"\ballergic|allergy\b|过敏", re.I), "allergy", "preference"),
+    (re.compile(r"\b(vegetarian|vegan|don'?t eat|do not eat|can'?t eat|diet)\b|不吃|吃素", re.I), "diet", "preference"),
+    (re.compile(r"\b(drink|coffee|tea|espresso|latte|beer|wine)\b|喝|茶|咖啡", re.I), "drink", "preference"),
+    (re.compile(r"\b(birthday|born on|born in)\b|生日", re.I), "birthday", "fact"),
+    (re.compile(r"\b(wife|husband|partner|girlfriend|boyfriend|fiancee?)\b|老婆|老公|妻子|丈夫", re.I), "partner", "relation"),
+    (re.compile(r"\b(dog|cat|puppy|kitten|pet|parrot|hamster)\b|狗|猫|宠物", re.I), "pet", "relation"),
+    (re.compile(r"\b(daughter|son|kids?|children)\b|女儿|儿子|孩子", re.I), "children", "relation"),
+    (re.compile(r"\b(sister|brother|mother|father|mom|dad|mum)\b|妹妹|姐姐|哥哥|弟弟|妈妈|爸爸", re.I), "family", "relation"),
+    (re.compile(r"\b(drive|car)\b|开车|车", re.I), "car", "fact"),
+    (re.compile(r"\b(speak|language|fluent)\b|说.+语", re.I), "language", "fact"),
+    (re.compile(r"\b(answer|reply|respond|format|bullet points?)\b|回答|回复", re.I), "reply_style", "preference"),
+    (re.compile(r"\b(trip|travel|flying|visit|vacation|holiday)\b|旅行|旅游|出差", re.I), "travel", "event"),
+    (re.compile(r"\b(wake up|get up|bed|sleep)\b|起床|睡觉", re.I), "routine", "preference"),
+    (re.compile(r"\b(gym|run|running|cycle|cycling|swim|yoga|football|tennis|sport)\b|跑步|健身|游泳", re.I), "sport", "preference"),
+    (re.compile(r"\b(like|love|enjoy|prefer|favou?rite|hate|dislike)\b|喜欢|讨厌|爱", re.I), "likes", "preference"),
+]
+
+MULTI_VALUED = frozenset({"allergy", "likes", "language", "family", "children", "pet", "travel", "sport", "diet", "routine"})
+_EVENT = re.compile(r"\b(next|tomorrow|on (mon|tues|wednes|thurs|fri|satur|sun)day|in (january|february|march|april|may|june|july|august|september|october|november|december)|\d{4}-\d{2}-\d{2}|will|going to|plan)\b|下周|明天|下个月", re.I)
+
+_SWAPS = [
+    (r"\bI am\b", "the user is"), (r"\bI'm\b", "the user is"), (r"\bIm\b", "the user is"),
+    (r"\bI've\b", "the user has"), (r"\bI'd\b", "the user would"), (r"\bI'll\b", "the user will"),
+    (r"\bI was\b", "the user was"), (r"\bI\b", "the user"), (r"\bmy\b", "the user's"),
+    (r"\bme\b", "the user"), (r"\bmine\b", "the user's"), (r"\bmyself\b", "the user"),
+]
+_VERB_3RD = re.compile(r"\bthe user ((?:now|also|usually|always|never|still|really|mostly|often|sometimes) )?(live|work|love|like|prefer|hate|enjoy|drink|eat|play|speak|own|drive|have|want|"
+                       r"use|go|cycle|run|swim|need|study|plan|travel|wake|get|visit|dislike|take|read|watch|listen)\b")
+_LEADING = re.compile(r"^\s*(actually|also|oh|well|so|btw|by the way|anyway|and|but|no|yes|ok|okay|fyi|just so you know)[,\s]+", re.I)
+
+
+def _third_person(sentence: str) -> str:
+    text = _LEADING.sub("", sentence.strip())
+    text = re.sub(r"^\s*(please\s+)?(remember|note|keep in mind)( that)?[:,]?\s+", "", text, flags=re.I)
+    for pattern, replacement in _SWAPS:
+        text = re.sub(pattern, replacement, text, flags=re.I)
+
+    def conjugate(match: re.Match[str]) -> str:
+        adverb, verb = match.group(1) or "", match.group(2)
+        third = "has" if verb == "have" else verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s")
+        return f"the user {adverb}{third}"
+
+    text = _VERB_3RD.sub(conjugate, text)
+    text = re.sub(r"\bthe user don'?t\b", "the user doesn't", text)
+    text = re.sub(r"\bthe user do not\b", "the user does not", text)
+    text = text.replace("我", "用户")
+    text = text[:1].upper() + text[1:]
+    if not re.search(r"[.!。！]$", text):
+        text += "。" if re.search(r"[\u4e00-\u9fff]$", text) else "."
+    return text
+
+
+def guess_key(sentence: str) -> tuple[str, str]:
+    """(attribute, kind) by rules; ('', 'fact') when nothing matches."""
+    for pattern, attribute, kind in _KEYS:
+        if pattern.search(sentence):
+            if kind != "event" and _EVENT.search(sentence) and attribute in {"travel", "likes"}:
+                kind = "event"
+            return attribute, kind
+    generic = re.search(r"\bmy ([a-z]+(?: [a-z]+)?) (is|are|was)\b", sentence, re.I)
+    if generic:
+        return generic.group(1).lower().replace(" ", "_"), "fact"
+    return "", ("event" if _EVENT.search(sentence) else "fact")
+
+
+def draft_from_sentence(sentence: str, *, session_id: int | None, message_id: int | None) -> MemoryDraft:
+    attribute, kind = guess_key(sentence)
+    correction = is_correction(sentence)
+    return MemoryDraft(
+        kind=kind,
+        content=_third_person(sentence),
+        subject="user",
+        attribute=attribute,
+        importance=rule_importance(sentence, correction),
+        confidence=0.9 if correction else 0.8,
+        source_session=session_id,
+        source_message=message_id,
+        correction=correction,
+    )

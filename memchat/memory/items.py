@@ -1,0 +1,232 @@
+"""Long-term memory items: rows, their FTS terms and their vectors, kept in step.
+
+One write path: every insert or edit writes the row (FTS follows by trigger)
+and its vector in the same transaction; a purge deletes the row and triggers
+remove its FTS entry and vector. `check_integrity` proves nothing drifted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+
+import sqlite_vec
+
+from memchat.engine.protocol import Embedder
+from memchat.memory.store import Database, Row
+from memchat.memory.terms import index_text, match_query
+from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory, MemoryDraft
+
+_FIELDS = (
+    "id kind content subject attribute importance confidence created_at updated_at last_access_at "
+    "access_count source_session source_message status pinned expires_at superseded_by"
+).split()
+
+
+def _memory(row: Row) -> Memory:
+    values = {name: row[name] for name in _FIELDS}
+    values["pinned"] = bool(values["pinned"])
+    return Memory(**values)
+
+
+def _clamp(value: float) -> float:
+    return max(0.0, min(1.0, float(value)))
+
+
+class MemoryStore:
+    def __init__(self, db: Database, embedder: Embedder) -> None:
+        self.db = db
+        self.embedder = embedder
+        db.ensure_vectors(embedder.dim, embedder.name)
+
+    # ---- writing ------------------------------------------------------------
+    def add(self, draft: MemoryDraft, now: float | None = None, status: str = "active") -> Memory:
+        if draft.kind not in MEMORY_KINDS:
+            raise MemchatError(f"unknown memory kind {draft.kind!r}", f"use one of {', '.join(MEMORY_KINDS)}")
+        content = " ".join(draft.content.split())
+        if not content:
+            raise MemchatError("a memory needs some text", "write one self-contained sentence")
+        now = time.time() if now is None else now
+        vector = self.embedder.embed([content])[0]
+        with self.db.transaction():
+            self.db.execute(
+                "INSERT INTO memories (kind, content, subject, attribute, importance, confidence, created_at, "
+                "updated_at, last_access_at, source_session, source_message, status, pinned, expires_at, "
+                "search_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    draft.kind, content, draft.subject.lower(), draft.attribute.lower(), _clamp(draft.importance),
+                    _clamp(draft.confidence), now, now, now, draft.source_session, draft.source_message, status,
+                    int(draft.pinned), draft.expires_at, index_text(content),
+                ),
+            )
+            memory_id = self.db.conn.last_insert_rowid()
+            self.db.execute(
+                "INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
+                (memory_id, sqlite_vec.serialize_float32(vector)),
+            )
+        return self.require(memory_id)
+
+    def edit(self, memory_id: int, content: str, now: float | None = None) -> Memory:
+        """New text for a memory: re-embedded and re-indexed in one transaction."""
+        self.require(memory_id)
+        content = " ".join(content.split())
+        if not content:
+            raise MemchatError("a memory needs some text", "to remove it use forget or purge")
+        vector = self.embedder.embed([content])[0]
+        with self.db.transaction():
+            self.db.execute(
+                "UPDATE memories SET content = ?, search_terms = ?, updated_at = ? WHERE id = ?",
+                (content, index_text(content), time.time() if now is None else now, memory_id),
+            )
+            self.db.execute("DELETE FROM memories_vec WHERE rowid = ?", (memory_id,))
+            self.db.execute(
+                "INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
+                (memory_id, sqlite_vec.serialize_float32(vector)),
+            )
+        return self.require(memory_id)
+
+    def set_status(self, memory_id: int, status: str, superseded_by: int | None = None) -> Memory:
+        if status not in MEMORY_STATUSES:
+            raise MemchatError(f"unknown status {status!r}", f"use one of {', '.join(MEMORY_STATUSES)}")
+        self.require(memory_id)
+        self.db.execute(
+            "UPDATE memories SET status = ?, superseded_by = COALESCE(?, superseded_by), updated_at = ? WHERE id = ?",
+            (status, superseded_by, time.time(), memory_id),
+        )
+        return self.require(memory_id)
+
+    def update_scores(self, memory_id: int, importance: float, confidence: float) -> None:
+        self.db.execute(
+            "UPDATE memories SET importance = ?, confidence = ?, updated_at = ? WHERE id = ?",
+            (_clamp(importance), _clamp(confidence), time.time(), memory_id),
+        )
+
+    def pin(self, memory_id: int, pinned: bool = True) -> Memory:
+        self.require(memory_id)
+        self.db.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(pinned), memory_id))
+        return self.require(memory_id)
+
+    def purge(self, memory_id: int) -> None:
+        """Hard delete: the row, its FTS entry and its vector (the last two by trigger)."""
+        self.require(memory_id)
+        with self.db.transaction():
+            self.db.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (memory_id,))
+            self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+
+    def touch(self, memory_ids: Iterable[int], now: float | None = None) -> None:
+        ids = list(memory_ids)
+        if ids:
+            marks = ",".join("?" * len(ids))
+            self.db.execute(
+                f"UPDATE memories SET last_access_at = ?, access_count = access_count + 1 WHERE id IN ({marks})",
+                [time.time() if now is None else now, *ids],
+            )
+
+    # ---- reading ------------------------------------------------------------
+    def get(self, memory_id: int) -> Memory | None:
+        row = self.db.row("SELECT * FROM memories WHERE id = ?", (memory_id,))
+        return _memory(row) if row else None
+
+    def require(self, memory_id: int) -> Memory:
+        found = self.get(memory_id)
+        if found is None:
+            raise MemchatError(f"no memory with id {memory_id}", "see `memchat memory list --all`")
+        return found
+
+    def many(self, memory_ids: Sequence[int]) -> dict[int, Memory]:
+        if not memory_ids:
+            return {}
+        marks = ",".join("?" * len(memory_ids))
+        return {r["id"]: _memory(r) for r in self.db.rows(f"SELECT * FROM memories WHERE id IN ({marks})", list(memory_ids))}
+
+    def list(self, *, statuses: Sequence[str] = ("active",), kind: str | None = None, limit: int = 10_000) -> list[Memory]:
+        marks = ",".join("?" * len(statuses))
+        sql = f"SELECT * FROM memories WHERE status IN ({marks})"
+        params: list[object] = list(statuses)
+        if kind:
+            sql += " AND kind = ?"
+            params.append(kind)
+        sql += " ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?"
+        return [_memory(r) for r in self.db.rows(sql, [*params, limit])]
+
+    def pinned(self) -> list[Memory]:
+        return [_memory(r) for r in self.db.rows("SELECT * FROM memories WHERE pinned = 1 AND status = 'active' ORDER BY id")]
+
+    def by_key(self, subject: str, attribute: str, statuses: Sequence[str] = ("active", "pending")) -> list[Memory]:
+        marks = ",".join("?" * len(statuses))
+        rows = self.db.rows(
+            f"SELECT * FROM memories WHERE subject = ? AND attribute = ? AND status IN ({marks}) ORDER BY id",
+            [subject.lower(), attribute.lower(), *statuses],
+        )
+        return [_memory(r) for r in rows]
+
+    def by_attributes(self, attributes: Sequence[str], limit: int = 20) -> list[int]:
+        if not attributes:
+            return []
+        marks = ",".join("?" * len(attributes))
+        rows = self.db.rows(
+            f"SELECT id FROM memories WHERE status = 'active' AND attribute IN ({marks}) LIMIT ?", [*attributes, limit]
+        )
+        return [r["id"] for r in rows]
+
+    def history(self, memory_id: int) -> list[Memory]:
+        """The supersession chain through `memory_id`, oldest first."""
+        chain = [self.require(memory_id)]
+        while True:
+            row = self.db.row("SELECT * FROM memories WHERE superseded_by = ?", (chain[0].id,))
+            if not row or any(m.id == row["id"] for m in chain):
+                break
+            chain.insert(0, _memory(row))
+        while chain[-1].superseded_by and len(chain) < 1000:
+            successor = self.get(chain[-1].superseded_by)
+            if successor is None or any(m.id == successor.id for m in chain):
+                break
+            chain.append(successor)
+        return chain
+
+    def count(self, status: str = "active") -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM memories WHERE status = ?", (status,)))
+
+    # ---- search routes ------------------------------------------------------
+    def knn(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
+        """(id, cosine similarity) of the k nearest vectors, any status."""
+        rows = self.db.rows(
+            "SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?",
+            (sqlite_vec.serialize_float32(list(vector)), k),
+        )
+        return [(r["rowid"], 1.0 - r["distance"]) for r in rows]
+
+    def keyword(self, query: str, k: int) -> list[tuple[int, float]]:
+        """(id, bm25 rank) of FTS matches, best first; rank is negative, lower is better."""
+        expression = match_query(query)
+        if not expression:
+            return []
+        rows = self.db.rows(
+            "WITH hits AS (SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts "
+            "WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) SELECT rowid, rank FROM hits",
+            (expression, k),
+        )
+        return [(r["rowid"], r["rank"]) for r in rows]
+
+    def vectors(self, memory_ids: Sequence[int]) -> dict[int, bytes]:
+        if not memory_ids:
+            return {}
+        marks = ",".join("?" * len(memory_ids))
+        rows = self.db.rows(f"SELECT rowid, embedding FROM memories_vec WHERE rowid IN ({marks})", list(memory_ids))
+        return {r["rowid"]: r["embedding"] for r in rows}
+
+    def check_integrity(self) -> list[str]:
+        """Problems found between rows, FTS entries and vectors (empty when all is in step)."""
+        problems: list[str] = []
+        rows = self.db.scalar("SELECT COUNT(*) FROM memories")
+        vectors = self.db.scalar("SELECT COUNT(*) FROM memories_vec")
+        if rows != vectors:
+            problems.append(f"{rows} memories but {vectors} vectors")
+        orphans = self.db.scalar("SELECT COUNT(*) FROM memories_vec WHERE rowid NOT IN (SELECT id FROM memories)")
+        if orphans:
+            problems.append(f"{orphans} vectors without a memory")
+        try:
+            self.db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+        except Exception as exc:  # noqa: BLE001 - apsw raises CorruptError for a mismatch
+            problems.append(f"FTS index out of step: {exc}")
+        return problems

@@ -1,0 +1,172 @@
+"""Rules that read a user message before any model does. Pure functions.
+
+They decide, in English and Chinese: is this chit-chat, a question, a secret,
+a request to forget, a standing instruction or correction (a cross-turn note),
+and is a sentence a durable statement about the user worth remembering.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+
+CHIT_CHAT = frozenset(
+    """hi hello hey yo thanks thank you thx ty ok okay k cool nice great awesome lol haha hahaha hmm
+    hmmm sure yes no yep nope bye goodbye good morning good night good evening sounds good got it
+    perfect wow oh ah alright right fine see you later cheers brb np no problem you too same
+    谢谢 好的 好 嗯 哈哈 你好 早上好 晚安 再见 没问题 可以 行 对 是的 不客气""".split("\n")
+)
+_CHAT_WORDS = frozenset(w for line in CHIT_CHAT for w in line.split())
+_FILLER = re.compile(r"^(ok(ay)?|cool|nice|great|thanks|thank you|haha|lol|hmm+|hello|hi|hey|谢谢|好的)\b", re.I)
+
+_QUESTION_START = re.compile(
+    r"^(what|who|where|when|why|how|which|do|does|did|is|are|can|could|would|will|should|shall|am|have|has)\b", re.I
+)
+_CN_QUESTION = re.compile(r"(吗|呢|什么|怎么|哪|谁|几|多少|是否)[？?]?$|[？?]$")
+
+_SECRET_PATTERNS = [
+    re.compile(r"\b(password|passwd|passcode|pass phrase|passphrase|pin( code)?|security code|cvv|otp)\b", re.I),
+    re.compile(r"\b(api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase)\b", re.I),
+    re.compile(r"\b(sk|pk|rk)[-_](live|test|proj)?[-_]?[A-Za-z0-9]{8,}"),
+    re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{12,}\b|\bghp_[A-Za-z0-9]{20,}\b|\bxox[bpa]-[A-Za-z0-9-]{10,}"),
+    re.compile(r"\bpassport\b.*\b[A-Z0-9]{6,9}\b", re.I),
+    re.compile(r"\b(ssn|social security)\b", re.I),
+    re.compile(r"\b\d{3}-\d{2}-\d{4}\b"),
+    re.compile(r"(密码|口令|验证码|护照号|身份证号|银行卡号|卡号)"),
+]
+_CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
+
+_FORGET = re.compile(
+    r"^\s*(please\s+)?(forget|delete|erase|remove)\b(\s+(what|everything)\s+i\s+(told|said to)\s+you)?"
+    r"(\s+(about|that|regarding|of))?\s*(?P<topic>.*)$",
+    re.I,
+)
+_CN_FORGET = re.compile(r"(请)?(忘掉|忘记|删除|删掉)(我说过的|我告诉你的)?(关于)?(?P<topic>.*?)(的事|这件事|的内容)?[。！!.]?$")
+
+_NOTE_MARKERS = re.compile(
+    r"\b(from now on|always|never|don'?t ever|do not ever|stop (using|calling|saying)|please (always|never)|"
+    r"i prefer|i'd prefer|i don'?t eat|i do not eat|i can'?t eat|i'm allergic|i am allergic|call me|"
+    r"answer in|reply in|respond in|i'm vegetarian|i'm vegan|i am vegetarian|i am vegan)\b",
+    re.I,
+)
+_CN_NOTE_MARKERS = re.compile(r"(以后都|以后请|从现在起|从今以后|再也不|不要再|别再|我喜欢|我不喜欢|我不吃|我习惯|我过敏|请用|总是|永远不要)")
+_CORRECTION = re.compile(
+    r"^\s*(actually|no,|nope,|correction|i meant|sorry, i meant|that'?s (wrong|not right|incorrect)|"
+    r"not .+ but|i misspoke|to correct)\b|^\s*(其实|不对|我是说|更正|不是)",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|me|mine|we|our|im)\b", re.I)
+_CN_FIRST_PERSON = re.compile(r"(我|咱)")
+_DURABLE_HINT = re.compile(
+    r"\b(live|lives|living|moved|work|works|working|job|am|i'm|is|are|called|named|name|prefer|like|love|"
+    r"hate|enjoy|allergic|eat|drink|play|speak|own|drive|have|has|born|birthday|married|always|never|"
+    r"usually|switched|started|going|travel|trip|visit|plan|planning|budget|study|studying|use|want|favou?rite)\b",
+    re.I,
+)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"[^\w\s\u3400-\u9fff]", "", text.lower()).strip()
+
+
+def is_chit_chat(text: str) -> bool:
+    """Greetings, thanks, acknowledgements: nothing to remember."""
+    norm = _normalise(text)
+    if not norm:
+        return True
+    if norm in CHIT_CHAT:
+        return True
+    words = norm.split()
+    if all(w in _CHAT_WORDS for w in words):
+        return True
+    return len(words) <= 4 and bool(_FILLER.match(norm)) and not _FIRST_PERSON.search(norm)
+
+
+def is_question(sentence: str) -> bool:
+    stripped = sentence.strip()
+    if stripped.endswith("?") or stripped.endswith("？"):
+        return True
+    return bool(_QUESTION_START.match(stripped)) or bool(_CN_QUESTION.search(stripped))
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def contains_secret(text: str) -> str | None:
+    """The kind of secret found, or None. Secrets are never stored as memories."""
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 13 <= len(digits) <= 19 and _luhn(digits):
+            return "card number"
+    for pattern in _SECRET_PATTERNS:
+        if pattern.search(text):
+            return "credential"
+    return None
+
+
+def forget_topic(text: str) -> str | None:
+    """The topic of a 'forget …' request, or None when the message is not one."""
+    stripped = text.strip()
+    match = _FORGET.match(stripped)
+    if match and match.group(2):
+        topic = match.group("topic").strip(" .!?\"'")
+        topic = re.sub(r"^(that|about|what)\s+", "", topic, flags=re.I)
+        topic = re.sub(r"\b(i told you|i said)\b", "", topic, flags=re.I).strip()
+        return topic or None
+    cn = _CN_FORGET.search(stripped)
+    if cn and cn.group("topic").strip():
+        return cn.group("topic").strip(" 。，,")
+    return None
+
+
+def is_correction(text: str) -> bool:
+    return bool(_CORRECTION.search(text))
+
+
+def note_worthy(sentence: str) -> bool:
+    """A standing instruction, explicit preference or correction: it becomes a cross-turn note."""
+    if is_question(sentence) and not _NOTE_MARKERS.search(sentence):
+        return False
+    return bool(_NOTE_MARKERS.search(sentence) or _CN_NOTE_MARKERS.search(sentence) or is_correction(sentence))
+
+
+def is_durable_statement(sentence: str) -> bool:
+    """A first-person statement that says something lasting about the user."""
+    if is_chit_chat(sentence) or is_question(sentence):
+        return False
+    if _CN_FIRST_PERSON.search(sentence):
+        return len(re.sub(r"\W", "", sentence)) >= 4
+    if not _FIRST_PERSON.search(sentence):
+        return bool(_NOTE_MARKERS.search(sentence))
+    return bool(_DURABLE_HINT.search(sentence)) and len(sentence.split()) >= 3
+
+
+def rule_importance(sentence: str, correction: bool) -> float:
+    """Importance from rules: + standing instructions, + concrete entities, + corrections."""
+    value = 0.5
+    if re.search(r"\b(always|never|from now on|every)\b", sentence, re.I) or _CN_NOTE_MARKERS.search(sentence):
+        value += 0.2
+    if re.search(r"\b[A-Z][a-z]+", sentence[1:]) or re.search(r"\d", sentence):
+        value += 0.1
+    if correction:
+        value += 0.15
+    if re.search(r"\b(allergic|allergy|medical|diabetic|pregnant)\b|过敏", sentence, re.I):
+        value += 0.15
+    return min(1.0, value)
+
+
+def notes_from(text: str) -> list[str]:
+    """Sentences of a user message that become cross-turn notes (never secrets)."""
+    return [s for s in sentences(text) if note_worthy(s) and not contains_secret(s) and not forget_topic(s)]

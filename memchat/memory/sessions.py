@@ -1,0 +1,140 @@
+"""Sessions, their messages, rolling summary and cross-turn notes, as stored rows.
+
+A message is written the moment it exists: the user's before the model is
+called, the assistant's when the reply ends (or is cancelled). So a crash loses
+at most the reply being streamed. `in_window` is 0 once a message has been
+folded into the session's rolling summary.
+"""
+
+from __future__ import annotations
+
+import time
+
+from memchat.memory.store import Database, Row
+from memchat.types import MemchatError, Message, Note, Session
+
+
+def _session(row: Row) -> Session:
+    return Session(
+        id=row["id"],
+        name=row["name"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        summary=row["summary"],
+        message_count=row.get("message_count") or 0,
+    )
+
+
+def _message(row: Row) -> Message:
+    return Message(
+        id=row["id"],
+        session_id=row["session_id"],
+        role=row["role"],
+        content=row["content"],
+        created_at=row["created_at"],
+        tokens=row["tokens"],
+        cancelled=bool(row["cancelled"]),
+        in_window=bool(row["in_window"]),
+    )
+
+
+class SessionStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ---- sessions -------------------------------------------------------
+    def create(self, name: str | None = None, now: float | None = None) -> Session:
+        now = time.time() if now is None else now
+        name = name or time.strftime("chat-%Y%m%d-%H%M%S", time.localtime(now))
+        base, suffix = name, 2
+        while self.db.scalar("SELECT 1 FROM sessions WHERE name = ?", (name,)):
+            name, suffix = f"{base}-{suffix}", suffix + 1
+        self.db.execute("INSERT INTO sessions (name, created_at, updated_at) VALUES (?, ?, ?)", (name, now, now))
+        return self.by_name(name)  # type: ignore[return-value]
+
+    def by_name(self, name: str) -> Session | None:
+        row = self.db.row("SELECT * FROM sessions WHERE name = ?", (name,))
+        return _session(row) if row else None
+
+    def get(self, session_id: int) -> Session:
+        row = self.db.row("SELECT * FROM sessions WHERE id = ?", (session_id,))
+        if not row:
+            raise MemchatError(f"no session with id {session_id}", "see `memchat sessions`")
+        return _session(row)
+
+    def open(self, name: str, now: float | None = None) -> Session:
+        return self.by_name(name) or self.create(name, now)
+
+    def latest(self) -> Session | None:
+        row = self.db.row("SELECT * FROM sessions ORDER BY updated_at DESC, id DESC LIMIT 1")
+        return _session(row) if row else None
+
+    def all(self) -> list[Session]:
+        rows = self.db.rows(
+            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS message_count "
+            "FROM sessions s ORDER BY updated_at DESC, id DESC"
+        )
+        return [_session(r) for r in rows]
+
+    def set_summary(self, session_id: int, summary: str, now: float | None = None) -> None:
+        self.db.execute(
+            "UPDATE sessions SET summary = ?, summary_updated_at = ? WHERE id = ?",
+            (summary, time.time() if now is None else now, session_id),
+        )
+
+    # ---- messages -------------------------------------------------------
+    def add_message(
+        self, session_id: int, role: str, content: str, *, tokens: int = 0, cancelled: bool = False,
+        now: float | None = None,
+    ) -> Message:
+        now = time.time() if now is None else now
+        with self.db.transaction():
+            self.db.execute(
+                "INSERT INTO messages (session_id, role, content, created_at, tokens, cancelled) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (session_id, role, content, now, tokens, int(cancelled)),
+            )
+            message_id = self.db.conn.last_insert_rowid()
+            self.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))
+        return self.message(message_id)
+
+    def message(self, message_id: int) -> Message:
+        row = self.db.row("SELECT * FROM messages WHERE id = ?", (message_id,))
+        if not row:
+            raise MemchatError(f"no message with id {message_id}", "")
+        return _message(row)
+
+    def messages(self, session_id: int) -> list[Message]:
+        return [_message(r) for r in self.db.rows("SELECT * FROM messages WHERE session_id = ? ORDER BY id", (session_id,))]
+
+    def window(self, session_id: int) -> list[Message]:
+        rows = self.db.rows(
+            "SELECT * FROM messages WHERE session_id = ? AND in_window = 1 ORDER BY id", (session_id,)
+        )
+        return [_message(r) for r in rows]
+
+    def evict(self, message_ids: list[int]) -> None:
+        if message_ids:
+            marks = ",".join("?" * len(message_ids))
+            self.db.execute(f"UPDATE messages SET in_window = 0 WHERE id IN ({marks})", message_ids)
+
+    def turn_count(self, session_id: int) -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)))
+
+    # ---- notes ----------------------------------------------------------
+    def add_note(self, session_id: int, text: str, now: float | None = None) -> Note:
+        now = time.time() if now is None else now
+        self.db.execute("INSERT INTO notes (session_id, text, created_at) VALUES (?, ?, ?)", (session_id, text, now))
+        return Note(self.db.conn.last_insert_rowid(), session_id, text, now)
+
+    def notes(self, session_id: int) -> list[Note]:
+        rows = self.db.rows(
+            "SELECT * FROM notes WHERE session_id = ? AND active = 1 ORDER BY id", (session_id,)
+        )
+        return [Note(r["id"], r["session_id"], r["text"], r["created_at"]) for r in rows]
+
+    def edit_note(self, note_id: int, text: str) -> None:
+        if text.strip():
+            self.db.execute("UPDATE notes SET text = ? WHERE id = ?", (text.strip(), note_id))
+        else:
+            self.db.execute("UPDATE notes SET active = 0 WHERE id = ?", (note_id,))

@@ -1,0 +1,140 @@
+"""The one place that opens SQLite.
+
+Python's own `sqlite3` cannot load extensions on many builds (pyenv, macOS), so
+memchat uses `apsw`, which always can, and loads sqlite-vec into every
+connection. The file runs in WAL mode so the UI can read while a background
+extraction writes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import apsw
+import sqlite_vec
+
+from memchat.memory.migrations import MIGRATIONS
+from memchat.types import MemchatError
+
+Row = dict[str, Any]
+
+
+def _dict_rows(cursor: apsw.Cursor, row: Sequence[Any]) -> Row:
+    return {column[0]: value for column, value in zip(cursor.get_description(), row)}
+
+
+class Database:
+    """A connection with sqlite-vec loaded and the schema migrated."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self.conn = apsw.Connection(self.path)
+        except (OSError, apsw.Error) as exc:
+            raise MemchatError(
+                f"cannot open database {self.path}: {exc}", "pass --db with a writable path or fix permissions"
+            ) from exc
+        self.conn.set_busy_timeout(5000)
+        self.conn.enable_load_extension(True)
+        self.conn.load_extension(sqlite_vec.loadable_path())
+        self.conn.enable_load_extension(False)
+        self.conn.row_trace = _dict_rows
+        try:
+            if self.path != ":memory:":
+                self.execute("PRAGMA journal_mode=WAL")
+            self.execute("PRAGMA foreign_keys=ON")
+            self.migrate()
+        except apsw.NotADBError as exc:
+            raise MemchatError(
+                f"{self.path} is not a memchat database (or it is corrupt)", "pass --db with another file"
+            ) from exc
+        except apsw.ReadOnlyError as exc:
+            raise MemchatError(f"{self.path} is read-only", "fix its permissions or pass --db") from exc
+
+    # ---- plumbing -------------------------------------------------------
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> apsw.Cursor:
+        return self.conn.execute(sql, params)
+
+    def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Row]:
+        return list(self.conn.execute(sql, params))
+
+    def row(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Row | None:
+        return next(iter(self.conn.execute(sql, params)), None)
+
+    def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
+        found = self.row(sql, params)
+        return next(iter(found.values())) if found else None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All-or-nothing; nests as savepoints."""
+        with self.conn:
+            yield
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ---- schema ---------------------------------------------------------
+    @property
+    def schema_version(self) -> int:
+        return int(self.scalar("SELECT COALESCE(MAX(version), 0) FROM _migrations") or 0)
+
+    def migrate(self) -> None:
+        self.execute("CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at REAL)")
+        current = self.schema_version
+        if current > len(MIGRATIONS):
+            raise MemchatError(
+                f"database {self.path} has schema {current}, newer than this memchat knows ({len(MIGRATIONS)})",
+                "upgrade memchat (pip install -U memchat) or pass --db with another file; nothing was changed",
+            )
+        for version, migration in enumerate(MIGRATIONS, start=1):
+            if version <= current:
+                continue
+            with self.transaction():
+                migration(self)
+                self.execute(
+                    "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (version, migration.__name__, time.time()),
+                )
+
+    def meta(self, key: str) -> str | None:
+        return self.scalar("SELECT value FROM meta WHERE key = ?", (key,))
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = ?",
+                     (key, value, value))
+
+    def ensure_vectors(self, dim: int, model: str) -> bool:
+        """Create the vec0 table for `dim`; return False when stored vectors came from another model."""
+        known = self.meta("embed_dim")
+        if known is None:
+            with self.transaction():
+                self.execute(f"CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[{dim}] distance_metric=cosine)")
+                self.execute(
+                    "CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
+                    "DELETE FROM memories_vec WHERE rowid = old.id; END"
+                )
+                self.set_meta("embed_dim", str(dim))
+                self.set_meta("embed_model", model)
+            return True
+        if int(known) != dim:
+            raise MemchatError(
+                f"this database's memories were embedded with {self.meta('embed_model')} ({known}-d), "
+                f"not {model} ({dim}-d)",
+                "use the same embedding model, or run `memchat memory reindex` to re-embed every memory",
+            )
+        return self.meta("embed_model") == model
+
+    def versions(self) -> dict[str, str]:
+        return {
+            "sqlite": apsw.sqlite_lib_version(),
+            "apsw": apsw.apsw_version(),
+            "sqlite_vec": str(self.scalar("SELECT vec_version()")),
+            "fts5": "yes" if self.scalar("SELECT sqlite_compileoption_used('ENABLE_FTS5')") else "no",
+        }

@@ -1,0 +1,65 @@
+"""Search terms for the FTS5 keyword index, in English and Chinese alike.
+
+SQLite's `unicode61` tokenizer splits on spaces and punctuation, which leaves a
+run of Chinese characters as one giant token. So memchat stores, beside each
+memory, a `search_terms` string where Latin words are lower-cased and CJK runs
+are spelled out as overlapping character bigrams ("我不吃香菜" → "我不 不吃 吃香
+香菜"). The query gets the same treatment, so a two-character Chinese word
+matches wherever it appears. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
+_PIECES = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
+_IS_CJK = re.compile(rf"[{_CJK}]")
+
+STOPWORDS = frozenset(
+    "a an and are as at be but by do does did for from has have how i i'm in is it its me my of on or "
+    "our so that the their them there they this to was we were what when where which who why will with "
+    "you your about can could would should tell know remember again any".split()
+)
+
+
+def _bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def stem(word: str) -> str:
+    """A light English suffix strip so "lives", "lived" and "live" meet in the index."""
+    if len(word) < 4 or not word.isascii() or not word.isalpha():
+        return word
+    for suffix in ("ies", "ing", "ed", "s"):
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def search_terms(text: str) -> list[str]:
+    """Index terms of `text`: lower-cased, lightly stemmed words and CJK bigrams, in order."""
+    terms: list[str] = []
+    for piece in _PIECES.findall(text.lower()):
+        if _IS_CJK.match(piece):
+            terms.extend(_bigrams(piece))
+        else:
+            terms.append(stem(piece))
+    return terms
+
+
+def index_text(text: str) -> str:
+    return " ".join(search_terms(text))
+
+
+def match_query(text: str) -> str:
+    """An FTS5 MATCH expression: any meaningful term of `text` (OR), each quoted."""
+    terms = [t for t in dict.fromkeys(search_terms(text)) if t not in STOPWORDS and (len(t) > 1 or _IS_CJK.match(t))]
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_IS_CJK.search(text))

@@ -1,0 +1,144 @@
+"""The write path: from a user message to added, merged, superseded or deleted memories.
+
+Order of decisions for each message: a forget request deletes what matches;
+chit-chat is skipped; per sentence, secrets are skipped (never stored, even
+when asked), questions are not statements, and durable first-person
+statements become drafts, labelled by the model when one is available.
+Each draft is then reconciled with what is stored under the same
+subject/attribute key:
+- the same statement again → merged (confidence and importance kept at max);
+- a different statement → the newer supersedes the older (old row kept,
+  `superseded_by` linking to the new one), unless it is a low-confidence
+  contradiction of a high-confidence item, which is kept as `pending`;
+- an explicit correction always supersedes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from memchat.engine.protocol import ChatEngine
+from memchat.memory.distill import MULTI_VALUED, draft_from_sentence
+from memchat.memory.extract import label_with_model
+from memchat.memory.items import MemoryStore
+from memchat.memory.rules import (
+    contains_secret,
+    forget_topic,
+    is_chit_chat,
+    is_durable_statement,
+    is_question,
+    sentences,
+)
+from memchat.memory.scoring import keyword_overlap
+from memchat.types import ExtractionFailure, Memory, MemoryDraft, WriteOutcome
+
+DUPLICATE_SIMILARITY = 0.93
+FORGET_SIMILARITY = 0.5
+PENDING_GAP = 0.3
+
+
+class MemoryWriter:
+    def __init__(self, memories: MemoryStore, engine: ChatEngine | None = None) -> None:
+        self.memories = memories
+        self.engine = engine
+
+    def process(
+        self, text: str, *, session_id: int | None, message_id: int | None, now: float | None = None
+    ) -> tuple[list[WriteOutcome], list[ExtractionFailure]]:
+        now = time.time() if now is None else now
+        topic = forget_topic(text)
+        if topic:
+            return self.forget(topic), []
+        if is_chit_chat(text):
+            return [WriteOutcome("skipped", text, "chit-chat")], []
+        outcomes: list[WriteOutcome] = []
+        chosen: list[str] = []
+        drafts: list[MemoryDraft] = []
+        for sentence in sentences(text):
+            secret = contains_secret(sentence)
+            if secret:
+                outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({secret}) is never stored"))
+            elif is_chit_chat(sentence) or is_question(sentence) or not is_durable_statement(sentence):
+                continue
+            else:
+                chosen.append(sentence)
+                drafts.append(draft_from_sentence(sentence, session_id=session_id, message_id=message_id))
+        failures: list[ExtractionFailure] = []
+        if drafts and self.engine is not None:
+            labels = label_with_model(self.engine, chosen, drafts)
+            drafts = labels.drafts
+            if labels.failure:
+                failures.append(labels.failure)
+        for draft in drafts:
+            outcomes.append(self.apply(draft, now))
+        return outcomes, failures
+
+    # ---- reconciliation ---------------------------------------------------
+    def apply(self, draft: MemoryDraft, now: float | None = None) -> WriteOutcome:
+        now = time.time() if now is None else now
+        vector = np.asarray(self.memories.embedder.embed([draft.content])[0], dtype=np.float32)
+        duplicate = self._duplicate(vector, draft)
+        if duplicate is not None:
+            self.memories.update_scores(
+                duplicate.id, max(duplicate.importance, draft.importance), max(duplicate.confidence, draft.confidence)
+            )
+            return WriteOutcome("merged", draft.content, f"same as #{duplicate.id}", duplicate.id)
+        rivals = [] if not draft.attribute or draft.attribute in MULTI_VALUED else self.memories.by_key(
+            draft.subject, draft.attribute, statuses=("active",)
+        )
+        if not rivals:
+            added = self.memories.add(draft, now)
+            return WriteOutcome("added", added.content, f"new {added.kind}", added.id)
+        strongest = max(rivals, key=lambda m: m.confidence)
+        if not draft.correction and strongest.confidence - draft.confidence >= PENDING_GAP:
+            pending = self.memories.add(draft, now, status="pending")
+            return WriteOutcome(
+                "pending", pending.content, f"low-confidence contradiction of #{strongest.id}", pending.id, strongest.id
+            )
+        added = self.memories.add(draft, now)
+        for old in rivals:
+            self.memories.set_status(old.id, "superseded", superseded_by=added.id)
+        why = "correction" if draft.correction else "newer statement"
+        return WriteOutcome("superseded", added.content, f"{why} replaces #{rivals[-1].id}", added.id, rivals[-1].id)
+
+    def _duplicate(self, vector: np.ndarray, draft: MemoryDraft) -> Memory | None:
+        for memory_id, similarity in self.memories.knn(vector.tolist(), 5):
+            if similarity < DUPLICATE_SIMILARITY:
+                break
+            memory = self.memories.get(memory_id)
+            if memory and memory.status == "active" and memory.kind == draft.kind:
+                return memory
+        return None
+
+    # ---- forgetting on request ----------------------------------------------
+    def forget(self, topic: str) -> list[WriteOutcome]:
+        """Soft-delete active memories matching `topic`; say which."""
+        matches = self.matching(topic)
+        outcomes = []
+        for memory in matches:
+            self.memories.set_status(memory.id, "deleted")
+            outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
+        if not outcomes:
+            outcomes.append(WriteOutcome("skipped", topic, "forget request matched no memory"))
+        return outcomes
+
+    def matching(self, topic: str) -> Sequence[Memory]:
+        vector = self.memories.embedder.embed([topic])[0]
+        ids = {i for i, sim in self.memories.knn(vector, 10) if sim >= FORGET_SIMILARITY}
+        ids |= {i for i, _ in self.memories.keyword(topic, 10)}
+        found = self.memories.many(sorted(ids))
+        return [
+            m for m in found.values()
+            if m.status in ("active", "pending") and (m.id in ids and (keyword_overlap(topic, m.content) >= 0.5
+                                                         or _cosine(vector, m, self.memories) >= FORGET_SIMILARITY))
+        ]
+
+
+def _cosine(vector: list[float], memory: Memory, memories: MemoryStore) -> float:
+    blob = memories.vectors([memory.id]).get(memory.id)
+    if blob is None:
+        return 0.0
+    return float(np.frombuffer(blob, dtype=np.float32) @ np.asarray(vector, dtype=np.float32))

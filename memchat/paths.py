@@ -1,0 +1,66 @@
+"""Where memchat keeps its files.
+
+XDG base directories by default; `MEMCHAT_HOME` relocates everything under one
+folder (tests use it to stay hermetic). Nothing here creates directories except
+`ensure_dir`, so importing this module never touches the disk.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memchat.types import MemchatError
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    value = os.environ.get(var)
+    return Path(value) if value else Path.home() / fallback
+
+
+def home() -> Path | None:
+    value = os.environ.get("MEMCHAT_HOME")
+    return Path(value).expanduser() if value else None
+
+
+def config_dir() -> Path:
+    root = home()
+    return root / "config" if root else _xdg("XDG_CONFIG_HOME", ".config") / "memchat"
+
+
+def data_dir() -> Path:
+    root = home()
+    return root / "data" if root else _xdg("XDG_DATA_HOME", ".local/share") / "memchat"
+
+
+def config_file() -> Path:
+    return config_dir() / "config.toml"
+
+
+def models_dir() -> Path:
+    return data_dir() / "models"
+
+
+def default_db() -> Path:
+    return data_dir() / "memchat.db"
+
+
+def snapshots_dir() -> Path:
+    return data_dir() / "snapshots"
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create `path` (and parents) or raise a MemchatError a person can act on."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MemchatError(
+            f"cannot create {path}: {exc.strerror}",
+            "set MEMCHAT_HOME to a writable folder or fix the folder's permissions",
+        ) from exc
+    if not os.access(path, os.W_OK):
+        raise MemchatError(
+            f"{path} is not writable",
+            "set MEMCHAT_HOME to a writable folder or fix the folder's permissions",
+        )
+    return path

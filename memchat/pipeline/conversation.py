@@ -1,0 +1,187 @@
+"""One conversation, one turn at a time: recall → assemble → stream → persist → extract → forget.
+
+Events (memchat.types.TurnEvent) go to an `emit` callback as they happen, so
+the UI can redraw and the CLI can print. Memory extraction runs on a background
+thread after the reply has streamed, so it never delays the reply; `wait()`
+joins it (`memchat ask` and tests do). Cross-turn notes are caught before the
+prompt is assembled, so the very reply to "from now on …" already honours it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from memchat.memory.forgetting import run_forgetting
+from memchat.memory.recall import RecallResult
+from memchat.memory.rules import notes_from
+from memchat.pipeline import snapshot
+from memchat.pipeline.services import Services
+from memchat.prompt.assemble import Assembly, PromptParts, assemble
+from memchat.types import (
+    BudgetReport,
+    MemchatError,
+    MemoryWritten,
+    Message,
+    PromptAssembled,
+    RecallDone,
+    Session,
+    TokenStreamed,
+    Timings,
+    TurnEvent,
+    TurnFinished,
+    TurnStarted,
+)
+
+Emit = Callable[[TurnEvent], None]
+
+
+def _ignore(_: TurnEvent) -> None:
+    return None
+
+
+class Conversation:
+    def __init__(self, services: Services, session: Session) -> None:
+        self.services = services
+        self.session = session
+        self.last_recall: RecallResult | None = None
+        self._extraction: threading.Thread | None = None
+
+    # ---- state --------------------------------------------------------------
+    @property
+    def summary(self) -> str:
+        return self.services.sessions.get(self.session.id).summary
+
+    @property
+    def notes(self) -> list[str]:
+        return [n.text for n in self.services.sessions.notes(self.session.id)]
+
+    def history(self) -> list[Message]:
+        return self.services.sessions.messages(self.session.id)
+
+    def _parts(self, user_input: str, recalled: RecallResult | None) -> PromptParts:
+        services = self.services
+        chosen = [c.memory for c in recalled.selected if not c.memory.pinned] if recalled else []
+        return PromptParts(
+            system=services.settings.system_prompt,
+            notes=self.notes,
+            pinned=services.memories.pinned(),
+            summary=self.summary,
+            window=services.sessions.window(self.session.id),
+            recalled=chosen,
+            user_input=user_input,
+        )
+
+    def _assemble(self, user_input: str, recalled: RecallResult | None) -> Assembly:
+        engine = self.services.engine
+        return assemble(self._parts(user_input, recalled), self.services.limits, engine.count, engine.count_messages)
+
+    def preview(self, draft: str) -> BudgetReport:
+        """The budget of the next prompt if `draft` were sent now (recall from the last turn)."""
+        return self._assemble(draft, self.last_recall).report
+
+    # ---- one turn -------------------------------------------------------------
+    def run_turn(self, text: str, emit: Emit = _ignore, should_stop: Callable[[], bool] = lambda: False) -> TurnFinished:
+        services = self.services
+        if not text.strip():
+            raise MemchatError("empty message", "type something first")
+        self.wait()
+        timings = Timings()
+        sessions, session_id = services.sessions, self.session.id
+        for note in notes_from(text):
+            sessions.add_note(session_id, note)
+        user_message = sessions.add_message(session_id, "user", text, tokens=services.engine.count(text))
+        turn = sessions.turn_count(session_id)
+        emit(TurnStarted(turn, text))
+
+        started = time.perf_counter()
+        limits = services.limits
+        recall = services.recaller.recall(text, token_limit=limits.recalled, count_tokens=services.engine.count)
+        self.last_recall = recall
+        timings.recall_ms = (time.perf_counter() - started) * 1000
+        emit(RecallDone(recall.candidates))
+
+        started = time.perf_counter()
+        assembly = self._assemble_with_eviction(text, recall, user_message)
+        timings.assemble_ms = (time.perf_counter() - started) * 1000
+        emit(PromptAssembled(assembly.messages, assembly.report))
+
+        reply, cancelled, tokens_out = self._stream(assembly, emit, should_stop, timings)
+        sessions.add_message(session_id, "assistant", reply, tokens=tokens_out, cancelled=cancelled)
+        finished = TurnFinished(turn, reply, cancelled, assembly.report.prompt_tokens, tokens_out, timings)
+        record = snapshot.build_snapshot(
+            session=self.session.name, turn=turn, messages=assembly.messages, budget=assembly.report,
+            candidates=recall.candidates, summary=self.summary, notes=self.notes,
+            model={"name": services.engine.name, "sha256": services.engine.file_sha256, "n_ctx": services.engine.n_ctx,
+                   "embedder": services.embedder.name},
+            sampling=services.sampling.as_dict(), reply=reply, cancelled=cancelled,
+            tokens_in=assembly.report.prompt_tokens, tokens_out=tokens_out, timings=timings,
+        )
+        snapshot.save(services.db, session_id, turn, record)
+        emit(finished)
+        self._extraction = threading.Thread(
+            target=self._extract, args=(text, user_message, turn, record, emit), name="memchat-extract", daemon=True
+        )
+        self._extraction.start()
+        return finished
+
+    def _assemble_with_eviction(self, text: str, recall: RecallResult, user_message: Message) -> Assembly:
+        """Assemble; if old messages overflow the window, fold them into the rolling summary first."""
+        services = self.services
+        parts = self._parts(text, recall)
+        parts.window = [m for m in parts.window if m.id != user_message.id]
+        engine = services.engine
+        assembly = assemble(parts, services.limits, engine.count, engine.count_messages)
+        if assembly.overflow:
+            summary = services.summariser.update(parts.summary, assembly.overflow, services.limits.summary)
+            with services.db.transaction():
+                services.sessions.set_summary(self.session.id, summary)
+                services.sessions.evict([m.id for m in assembly.overflow])
+            parts.summary = summary
+            evicted = {m.id for m in assembly.overflow}
+            parts.window = [m for m in parts.window if m.id not in evicted]
+            assembly = assemble(parts, services.limits, engine.count, engine.count_messages)
+        return assembly
+
+    def _stream(self, assembly: Assembly, emit: Emit, should_stop: Callable[[], bool],
+                timings: Timings) -> tuple[str, bool, int]:
+        engine = self.services.engine
+        pieces: list[str] = []
+        started = time.perf_counter()
+        first = 0.0
+        max_tokens = self.services.limits.reserved_output
+        for piece in engine.stream(assembly.messages, max_tokens=max_tokens, sampling=self.services.sampling,
+                                   should_stop=should_stop):
+            if not first:
+                first = time.perf_counter()
+            pieces.append(piece)
+            emit(TokenStreamed(piece))
+        done = time.perf_counter()
+        timings.first_token_ms = ((first or done) - started) * 1000
+        timings.generation_ms = (done - started) * 1000
+        reply = "".join(pieces).strip()
+        return reply, should_stop(), engine.count(reply)
+
+    def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit) -> None:
+        services = self.services
+        started = time.perf_counter()
+        try:
+            outcomes, failures = services.writer.process(text, session_id=self.session.id, message_id=user_message.id)
+        except Exception as exc:  # noqa: BLE001 - a failed extraction must be visible, never fatal
+            outcomes, failures = [], [snapshot.ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
+        for failure in failures:
+            services.db.execute(
+                "INSERT INTO extraction_failures (session_id, message_id, raw_output, error, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (self.session.id, user_message.id, failure.raw_output, failure.error, time.time()),
+            )
+        run_forgetting(services.db, services.settings.forget)
+        elapsed = (time.perf_counter() - started) * 1000
+        snapshot.save(services.db, self.session.id, turn, snapshot.add_writes(record, outcomes, failures, elapsed))
+        emit(MemoryWritten(turn, outcomes, failures))
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the last turn's memory extraction has finished."""
+        if self._extraction is not None:
+            self._extraction.join(timeout)

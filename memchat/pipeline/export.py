@@ -1,0 +1,84 @@
+"""Turn snapshots out of the database: JSON for tools, Markdown for people."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from memchat import paths
+from memchat.memory.sessions import SessionStore
+from memchat.memory.store import Database
+from memchat.pipeline import snapshot
+from memchat.types import MemchatError
+
+FORMATS = ("json", "md")
+
+
+def to_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    def cell(value: Any) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def to_markdown(data: dict[str, Any]) -> str:
+    out = [f"# memchat turn {data['turn']} of session {data['session']}", ""]
+    model = data["model"]
+    out += [
+        f"- model: `{model.get('name')}` (sha256 `{model.get('sha256', '')[:16]}…`, n_ctx {model.get('n_ctx')})",
+        f"- embedder: `{model.get('embedder')}`",
+        f"- sampling: {', '.join(f'{k}={v}' for k, v in data['sampling'].items())}",
+        f"- tokens: {data['tokens']['in']} in, {data['tokens']['out']} out" + (" (cancelled)" if data["cancelled"] else ""),
+        "- timings (ms): " + ", ".join(f"{k.removesuffix('_ms')} {v}" for k, v in data["timings_ms"].items()),
+        "",
+        "## Budget",
+        "",
+    ]
+    budget = data["budget"]
+    out += [f"{budget['prompt_tokens']} of {budget['n_ctx'] - budget['reserved_output']} prompt tokens "
+            f"(n_ctx {budget['n_ctx']}, {budget['reserved_output']} reserved for the reply)", ""]
+    out += _table(["block", "tokens", "limit", "cut"], [[b["name"], b["tokens"], b["limit"], b["cut"]] for b in budget["blocks"]])
+    out += ["", "## Recall candidates", ""]
+    rows = [
+        [c["id"], "yes" if c["selected"] else "no", c["score"], *c["signals"].values(), c["reason"], c["content"]]
+        for c in data["candidates"]
+    ]
+    out += _table(["id", "sel", "score", "sim", "kw", "rec", "imp", "pin", "reason", "content"], rows) if rows else ["(none)"]
+    out += ["", "## Memory writes", ""]
+    writes = [[w["action"], w["memory_id"] or "", w["reason"], w["content"]] for w in data["memory_writes"]]
+    out += _table(["action", "id", "reason", "content"], writes) if writes else ["(none)"]
+    for failure in data["extraction_failures"]:
+        out += ["", f"**Extraction failure:** {failure['error']}", "", "```", failure["raw_output"], "```"]
+    out += ["", "## Rolling summary", "", data["summary"] or "(empty)", "", "## Notes", ""]
+    out += [f"- {n}" for n in data["notes"]] or ["(none)"]
+    out += ["", "## Messages sent to the model", ""]
+    for message in data["messages"]:
+        out += [f"### {message['role']}", "", "```text", message["content"], "```", ""]
+    out += ["## Reply", "", data["reply"], ""]
+    return "\n".join(out)
+
+
+def export(db: Database, session_name: str | None, turn: int | None, fmt: str, output: Path | None) -> Path:
+    """Write one turn's snapshot; returns the file written."""
+    if fmt not in FORMATS:
+        raise MemchatError(f"unknown snapshot format {fmt!r}", "use --format json or --format md")
+    sessions = SessionStore(db)
+    session = sessions.by_name(session_name) if session_name else sessions.latest()
+    if session is None:
+        raise MemchatError(f"no session {session_name!r}" if session_name else "no sessions yet", "see `memchat sessions`")
+    data = snapshot.load(db, session.id, turn)
+    text = to_json(data) if fmt == "json" else to_markdown(data)
+    if output is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        output = paths.ensure_dir(paths.snapshots_dir()) / f"{session.name}-turn{data['turn']}-{stamp}.{fmt}"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    return output

@@ -1,0 +1,63 @@
+"""Fitting text and lists into token limits without splitting what must stay whole. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+Count = Callable[[str], int]
+T = TypeVar("T")
+
+
+def truncate_text(text: str, limit: int, count: Count, *, keep: str = "head") -> tuple[str, bool]:
+    """`text` cut to at most `limit` tokens (binary search on characters); returns (text, was_cut)."""
+    if count(text) <= limit:
+        return text, False
+    if limit <= 0:
+        return "", True
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        piece = text[:mid] if keep == "head" else text[-mid:]
+        if count(piece) <= limit:
+            low = mid
+        else:
+            high = mid - 1
+    return (text[:low] if keep == "head" else text[len(text) - low :]), True
+
+
+def fit_input(text: str, limit: int, count: Count) -> tuple[str, str]:
+    """The user's input within `limit`, with a visible notice when cut; returns (text, cut_reason)."""
+    if count(text) <= limit:
+        return text, ""
+    notice_template = "\n\n[memchat: message truncated, {n} of {total} characters kept to fit the context]"
+    room = max(0, limit - count(notice_template.format(n=len(text), total=len(text))) - 2)
+    kept, _ = truncate_text(text, room, count)
+    return kept + notice_template.format(n=len(kept), total=len(text)), f"input cut to {len(kept)} of {len(text)} characters"
+
+
+def newest_that_fit(items: Sequence[T], cost: Callable[[T], int], limit: int) -> tuple[list[T], list[T]]:
+    """Split items (oldest first) into (dropped oldest, kept newest) so the kept ones cost ≤ limit."""
+    kept: list[T] = []
+    used = 0
+    for item in reversed(items):
+        price = cost(item)
+        if used + price > limit:
+            break
+        kept.append(item)
+        used += price
+    kept.reverse()
+    return list(items[: len(items) - len(kept)]), kept
+
+
+def first_that_fit(items: Sequence[T], cost: Callable[[T], int], limit: int) -> tuple[list[T], list[T]]:
+    """Split items (most important first) into (kept, dropped) so the kept ones cost ≤ limit."""
+    kept: list[T] = []
+    used = 0
+    for index, item in enumerate(items):
+        price = cost(item)
+        if used + price > limit:
+            return kept, list(items[index:])
+        kept.append(item)
+        used += price
+    return kept, []

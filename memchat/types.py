@@ -1,0 +1,248 @@
+"""Plain data shared by every layer.
+
+Nothing here does I/O or imports anything outside the standard library, so the
+engine, the memory store, the prompt assembler, the pipeline and the UI can all
+speak the same language without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Role = Literal["system", "user", "assistant"]
+MemoryKind = Literal["preference", "fact", "event", "relation"]
+MemoryStatus = Literal["active", "superseded", "archived", "deleted", "pending"]
+
+MEMORY_KINDS: tuple[str, ...] = ("preference", "fact", "event", "relation")
+MEMORY_STATUSES: tuple[str, ...] = ("active", "superseded", "archived", "deleted", "pending")
+
+
+class MemchatError(Exception):
+    """An error a user can act on: one line saying what is wrong, one saying what to do."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} — {self.hint}" if self.hint else self.message
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One message as the model sees it."""
+
+    role: Role
+    content: str
+
+
+@dataclass
+class Message:
+    """One stored message of a session."""
+
+    id: int
+    session_id: int
+    role: Role
+    content: str
+    created_at: float
+    tokens: int = 0
+    cancelled: bool = False
+    in_window: bool = True
+
+
+@dataclass
+class Session:
+    id: int
+    name: str
+    created_at: float
+    updated_at: float
+    summary: str = ""
+    message_count: int = 0
+
+
+@dataclass
+class Note:
+    """A cross-turn note: a standing instruction, correction or preference caught by rules."""
+
+    id: int
+    session_id: int
+    text: str
+    created_at: float
+
+
+@dataclass
+class Memory:
+    """A distilled long-term memory item (DESIGN.md §1.3)."""
+
+    id: int
+    kind: str
+    content: str
+    subject: str
+    attribute: str
+    importance: float
+    confidence: float
+    created_at: float
+    updated_at: float
+    last_access_at: float
+    access_count: int = 0
+    source_session: int | None = None
+    source_message: int | None = None
+    status: str = "active"
+    pinned: bool = False
+    expires_at: float | None = None
+    superseded_by: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.subject}.{self.attribute}"
+
+
+@dataclass(frozen=True)
+class Signals:
+    """The per-signal inputs of a recall score, each in [0, 1]."""
+
+    similarity: float = 0.0
+    keyword: float = 0.0
+    recency: float = 0.0
+    importance: float = 0.0
+    pinned: float = 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "similarity": round(self.similarity, 4),
+            "keyword": round(self.keyword, 4),
+            "recency": round(self.recency, 4),
+            "importance": round(self.importance, 4),
+            "pinned": round(self.pinned, 4),
+        }
+
+
+@dataclass
+class Candidate:
+    """A memory considered for this turn, with why it was or was not selected."""
+
+    memory: Memory
+    signals: Signals
+    score: float
+    routes: tuple[str, ...] = ()
+    selected: bool = False
+    reason: str = ""
+
+
+@dataclass
+class BlockUsage:
+    """One block of the assembled prompt in the budget ledger."""
+
+    name: str
+    tokens: int
+    limit: int
+    cut: str = ""
+
+
+@dataclass
+class BudgetReport:
+    """How the context window of one prompt is spent."""
+
+    n_ctx: int
+    reserved_output: int
+    blocks: list[BlockUsage] = field(default_factory=list)
+    prompt_tokens: int = 0
+    exact: bool = True
+
+    @property
+    def available(self) -> int:
+        return self.n_ctx - self.reserved_output
+
+    def block(self, name: str) -> BlockUsage | None:
+        return next((b for b in self.blocks if b.name == name), None)
+
+
+@dataclass
+class WriteOutcome:
+    """What the write path did with one candidate memory."""
+
+    action: Literal["added", "merged", "superseded", "pending", "deleted", "skipped"]
+    content: str
+    reason: str = ""
+    memory_id: int | None = None
+    replaced_id: int | None = None
+
+
+@dataclass
+class ExtractionFailure:
+    raw_output: str
+    error: str
+
+
+@dataclass
+class Timings:
+    recall_ms: float = 0.0
+    assemble_ms: float = 0.0
+    first_token_ms: float = 0.0
+    generation_ms: float = 0.0
+    extraction_ms: float = 0.0
+
+
+# ---- Turn events: what the pipeline tells whoever drives it (UI, CLI) ----
+
+
+@dataclass
+class TurnStarted:
+    turn: int
+    user_text: str
+
+
+@dataclass
+class RecallDone:
+    candidates: list[Candidate]
+
+
+@dataclass
+class PromptAssembled:
+    messages: list[ChatMessage]
+    budget: BudgetReport
+
+
+@dataclass
+class TokenStreamed:
+    text: str
+
+
+@dataclass
+class TurnFinished:
+    turn: int
+    reply: str
+    cancelled: bool
+    tokens_in: int
+    tokens_out: int
+    timings: Timings
+
+
+@dataclass
+class MemoryWritten:
+    turn: int
+    outcomes: list[WriteOutcome]
+    failures: list[ExtractionFailure]
+
+
+TurnEvent = TurnStarted | RecallDone | PromptAssembled | TokenStreamed | TurnFinished | MemoryWritten
+
+
+@dataclass
+class MemoryDraft:
+    """A memory about to be written: what the write path decides before the store assigns an id."""
+
+    kind: str
+    content: str
+    subject: str = "user"
+    attribute: str = ""
+    importance: float = 0.5
+    confidence: float = 0.8
+    source_session: int | None = None
+    source_message: int | None = None
+    expires_at: float | None = None
+    pinned: bool = False
+    correction: bool = False
+    """The user explicitly corrected an earlier statement: it always wins a conflict."""
