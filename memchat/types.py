@@ -246,3 +246,8 @@ class MemoryDraft:
     pinned: bool = False
     correction: bool = False
     """The user explicitly corrected an earlier statement: it always wins a conflict."""
+
+
+def memory_line(memory: Memory) -> str:
+    """How a memory is quoted in a prompt: labelled by kind, fenced as data."""
+    return f'- [{memory.kind}] "{memory.content}"'

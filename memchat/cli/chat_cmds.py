@@ -11,6 +11,7 @@ from pathlib import Path
 from memchat.cli.wiring import build_services, open_conversation, open_database
 from memchat.pipeline import export
 from memchat.pipeline.importer import import_transcript
+from memchat.prompt.assemble import recalled_room
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.types import MemchatError, TokenStreamed, TurnEvent
 
@@ -88,7 +89,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_recall(args: argparse.Namespace) -> int:
     services = build_services(args.settings, progress=not args.json)
     result = services.recaller.recall(
-        args.query, token_limit=services.limits.recalled, count_tokens=services.engine.count, touch=False
+        args.query,
+        token_limit=recalled_room(services.limits.recalled, services.engine.count),
+        count_tokens=services.engine.count,
+        touch=False,
     )
     candidates = result.candidates[: args.k] if args.k else result.candidates
     if args.json:

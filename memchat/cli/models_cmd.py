@@ -73,8 +73,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     for spec in specs:
         state = store.status(spec)
         style = {"verified": "green", "present": "green", "corrupt": "red", "unverified": "yellow"}.get(state, "dim")
-        table.add_row("*" if spec.default else "", spec.name, spec.role, _size(spec),
-                      f"[{style}]{state}[/]", spec.licence)
+        table.add_row(
+            "*" if spec.default else "", spec.name, spec.role, _size(spec), f"[{style}]{state}[/]", spec.licence
+        )
     console = Console()
     console.print(table)
     console.print("[dim]* default for its role · pull with `memchat models pull NAME`[/]")

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from memchat.config import RecallSettings
-from memchat.memory.terms import STOPWORDS, search_terms
-from memchat.types import Candidate, Memory, Signals
+from memchat.memory.terms import query_terms, search_terms
+from memchat.types import Candidate, Memory, Signals, memory_line
 
 DAY = 86_400.0
 
@@ -29,7 +29,7 @@ def recency(last_access_at: float, now: float, half_life_days: float) -> float:
 
 def keyword_overlap(query: str, content: str) -> float:
     """Share of the query's meaningful terms (words, CJK bigrams) present in the content."""
-    wanted = {t for t in search_terms(query) if t not in STOPWORDS and (len(t) > 1 or not t.isascii())}
+    wanted = set(query_terms(query))
     if not wanted:
         return 0.0
     present = set(search_terms(content))
@@ -54,11 +54,6 @@ def score(signals: Signals, settings: RecallSettings) -> float:
         + settings.w_importance * signals.importance
         + settings.w_pinned * signals.pinned
     )
-
-
-def memory_line(memory: Memory) -> str:
-    """How a memory is quoted in the prompt, labelled by kind."""
-    return f"- [{memory.kind}] {memory.content}"
 
 
 def select(

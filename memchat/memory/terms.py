@@ -40,15 +40,20 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
-def search_terms(text: str) -> list[str]:
+def search_terms(text: str, *, drop_stopwords: bool = False) -> list[str]:
     """Index terms of `text`: lower-cased, lightly stemmed words and CJK bigrams, in order."""
     terms: list[str] = []
     for piece in _PIECES.findall(text.lower()):
         if _IS_CJK.match(piece):
             terms.extend(_bigrams(piece))
-        else:
+        elif not (drop_stopwords and (piece in STOPWORDS or len(piece) < 2)):
             terms.append(stem(piece))
     return terms
+
+
+def query_terms(text: str) -> list[str]:
+    """The meaningful, de-duplicated terms of a query."""
+    return list(dict.fromkeys(search_terms(text, drop_stopwords=True)))
 
 
 def index_text(text: str) -> str:
@@ -57,8 +62,7 @@ def index_text(text: str) -> str:
 
 def match_query(text: str) -> str:
     """An FTS5 MATCH expression: any meaningful term of `text` (OR), each quoted."""
-    terms = [t for t in dict.fromkeys(search_terms(text)) if t not in STOPWORDS and (len(t) > 1 or _IS_CJK.match(t))]
-    return " OR ".join(f'"{t}"' for t in terms)
+    return " OR ".join(f'"{t}"' for t in query_terms(text))
 
 
 def has_cjk(text: str) -> bool:

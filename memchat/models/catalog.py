@@ -160,11 +160,17 @@ def merge(builtin: list[ModelSpec], user: list[ModelSpec]) -> list[ModelSpec]:
 
 
 def builtin_registry_file() -> Path:
-    """models.txt at the repo top level (source checkout), else the copy packaged in the wheel."""
+    """models.txt at the repo top level (source checkout), else the copy packaged in the wheel.
+
+    The top-level file counts only beside a pyproject.toml, so an installed memchat never
+    picks up some unrelated `site-packages/models.txt`.
+    """
     package_root = Path(__file__).resolve().parent.parent
-    for candidate in (package_root.parent / "models.txt", package_root / "models.txt"):
-        if candidate.is_file():
-            return candidate
+    checkout = package_root.parent
+    if (checkout / "models.txt").is_file() and (checkout / "pyproject.toml").is_file():
+        return checkout / "models.txt"
+    if (package_root / "models.txt").is_file():
+        return package_root / "models.txt"
     raise MemchatError(
         "the model registry models.txt is missing from this installation",
         "reinstall memchat (the wheel must include memchat/models.txt)",

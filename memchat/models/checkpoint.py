@@ -80,8 +80,10 @@ class _Files:
         roots = [n.removesuffix("config.json") for n in names if n == "config.json" or n.endswith("/config.json")]
         candidates = sorted((r for r in roots if f"{r}model.safetensors" in names), key=len)
         if not candidates:
-            raise MemchatError(f"{path.name} holds no config.json next to model.safetensors",
-                               "the checkpoint must be a Hugging Face BERT model with safetensors weights")
+            raise MemchatError(
+                f"{path.name} holds no config.json next to model.safetensors",
+                "the checkpoint must be a Hugging Face BERT model with safetensors weights",
+            )
         self.root = candidates[0]
         self.names = set(names)
 

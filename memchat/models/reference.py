@@ -74,9 +74,11 @@ class ReferenceBert:
     def hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Last-layer token states for a padded batch of ids (`mask` marks real tokens)."""
         positions = np.arange(ids.shape[1])
-        x = (self.w["embeddings.word_embeddings.weight"][ids]
-             + self.w["embeddings.position_embeddings.weight"][positions][None]
-             + self.w["embeddings.token_type_embeddings.weight"][0])
+        x = (
+            self.w["embeddings.word_embeddings.weight"][ids]
+            + self.w["embeddings.position_embeddings.weight"][positions][None]
+            + self.w["embeddings.token_type_embeddings.weight"][0]
+        )
         x = self._norm(x, "embeddings.LayerNorm")
         for index in range(self.layers):
             prefix = f"encoder.layer.{index}"

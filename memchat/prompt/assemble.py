@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from memchat.prompt.budget import BudgetLimits
 from memchat.prompt.fit import Count, first_that_fit, fit_input, newest_that_fit, truncate_text
-from memchat.types import BlockUsage, BudgetReport, ChatMessage, Memory, Message
+from memchat.types import BlockUsage, BudgetReport, ChatMessage, Memory, Message, memory_line
 
 CountMessages = Callable[[Sequence[ChatMessage]], int]
 
@@ -47,10 +47,6 @@ class Assembly:
     input_text: str = ""
 
 
-def memory_line(memory: Memory) -> str:
-    return f'- [{memory.kind}] "{memory.content}"'
-
-
 def _section(header: str, lines: Sequence[str]) -> str:
     return header + "\n" + "\n".join(lines) if lines else ""
 
@@ -61,24 +57,29 @@ def assemble(parts: PromptParts, limits: BudgetLimits, count: Count, count_messa
     system, cut = truncate_text(parts.system, limits.system, count)
     blocks["system"] = BlockUsage("system", count(system), limits.system, "system prompt truncated" if cut else "")
 
-    dropped_notes, kept_notes = newest_that_fit([f"- {n}" for n in parts.notes], count, limits.notes)
+    note_room = limits.notes - count(NOTES_HEADER) - 1
+    dropped_notes, kept_notes = newest_that_fit([f"- {n}" for n in parts.notes], lambda s: count(s) + 1, note_room)
     notes = _section(NOTES_HEADER, kept_notes)
     blocks["notes"] = BlockUsage(
         "notes", count(notes), limits.notes, f"{len(dropped_notes)} oldest notes dropped" if dropped_notes else ""
     )
 
     pinned_sorted = sorted(parts.pinned, key=lambda m: -m.importance)
-    kept_pins, dropped_pins = first_that_fit([memory_line(m) for m in pinned_sorted], count, limits.pinned)
+    pin_room = limits.pinned - count(PINNED_HEADER) - 1
+    kept_pins, dropped_pins = first_that_fit([memory_line(m) for m in pinned_sorted], lambda s: count(s) + 1, pin_room)
     pinned = _section(PINNED_HEADER, kept_pins)
     blocks["pinned"] = BlockUsage(
         "pinned", count(pinned), limits.pinned, f"{len(dropped_pins)} least important pins dropped" if dropped_pins else ""
     )
 
-    summary_text, cut = truncate_text(parts.summary, limits.summary, count, keep="tail")
+    summary_text, cut = truncate_text(parts.summary, limits.summary - count(SUMMARY_HEADER) - 1, count, keep="tail")
     summary = f"{SUMMARY_HEADER}\n{summary_text}" if summary_text else ""
     blocks["summary"] = BlockUsage("summary", count(summary), limits.summary, "summary truncated (oldest part)" if cut else "")
 
-    kept_recalled, dropped_recalled = first_that_fit([memory_line(m) for m in parts.recalled], count, limits.recalled)
+    recall_room = limits.recalled - count(RECALLED_HEADER) - 1
+    kept_recalled, dropped_recalled = first_that_fit(
+        [memory_line(m) for m in parts.recalled], lambda s: count(s) + 1, recall_room
+    )
     recalled = _section(RECALLED_HEADER, kept_recalled)
     blocks["recalled"] = BlockUsage(
         "recalled", count(recalled), limits.recalled, f"{len(dropped_recalled)} memories cut by budget" if dropped_recalled else ""
@@ -120,3 +121,8 @@ def assemble(parts: PromptParts, limits: BudgetLimits, count: Count, count_messa
     ordered.append(BlockUsage("format", max(0, total - sum(b.tokens for b in ordered)), 0))
     report = BudgetReport(limits.n_ctx, limits.reserved_output, ordered, total)
     return Assembly(messages, report, overflow, input_text)
+
+
+def recalled_room(limit: int, count: Count) -> int:
+    """Tokens left for recalled memory lines once the block's header is paid for."""
+    return max(0, limit - count(RECALLED_HEADER) - 1)

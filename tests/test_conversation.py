@@ -1,0 +1,93 @@
+"""One turn end to end with the scripted engine: notes, recall, eviction into the summary, resume."""
+
+import json
+
+import pytest
+from helpers import fake_conversation
+
+from memchat.cli.wiring import open_conversation
+from memchat.pipeline import snapshot
+from memchat.types import MemchatError, MemoryWritten, PromptAssembled, RecallDone, TokenStreamed, TurnFinished
+
+
+def test_a_turn_emits_events_persists_and_extracts(tmp_path):
+    conv = fake_conversation(tmp_path, ("Nice to meet you!",))
+    events = []
+    finished = conv.run_turn("Hi, I live in Lisbon.", events.append)
+    conv.wait()
+    kinds = [type(e) for e in events]
+    assert kinds.index(RecallDone) < kinds.index(PromptAssembled) < kinds.index(TokenStreamed) < kinds.index(TurnFinished)
+    assert isinstance(events[-1], MemoryWritten) and events[-1].outcomes[0].action == "added"
+    assert finished.reply == "Nice to meet you!"
+    assert [m.role for m in conv.history()] == ["user", "assistant"]
+    stored = snapshot.load(conv.services.db, conv.session.id, 1)
+    assert stored["memory_writes"][0]["action"] == "added"
+
+
+def test_a_note_takes_effect_in_the_very_next_prompt(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("From now on always answer in bullet points.")
+    prompt = conv.services.engine.prompts[-1]
+    assert "always answer in bullet points" in prompt[0].content
+
+
+def test_recalled_memory_reaches_the_prompt(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("My dog is called Pixel.")
+    conv.wait()
+    conv.run_turn("What is my dog called?")
+    recalled = [m for m in conv.services.engine.prompts[-1] if "quoted data" in m.content and "relevant" in m.content]
+    assert recalled and "Pixel" in recalled[0].content
+    assert conv.services.memories.list()[0].access_count == 1
+
+
+def test_window_overflow_is_summarised_incrementally(tmp_path):
+    conv = fake_conversation(tmp_path, n_ctx=600, budget={"reserved_output": 100})
+    engine = conv.services.engine
+    for turn in range(8):
+        engine.enqueue("reply " + "blah " * 40)
+        conv.run_turn(f"message {turn} " + "words " * 40)
+        conv.wait()
+    evicted = [m for m in conv.history() if not m.in_window]
+    assert evicted and evicted[0].content.startswith("message 0")
+    assert conv.summary
+    summary_prompts = [p for p in engine.prompts if "running summary" in p[0].content]
+    assert summary_prompts
+    assert "Old summary:\n(none yet)" in summary_prompts[0][1].content
+    assert "Old summary:\n(none yet)" not in summary_prompts[-1][1].content
+    for record in conv.services.db.rows("SELECT snapshot FROM turns"):
+        budget = json.loads(record["snapshot"])["budget"]
+        assert budget["prompt_tokens"] <= budget["n_ctx"] - budget["reserved_output"]
+
+
+def test_resume_rebuilds_the_same_window_summary_and_notes(tmp_path):
+    conv = fake_conversation(tmp_path, n_ctx=600, budget={"reserved_output": 100})
+    conv.run_turn("From now on answer briefly.")
+    for turn in range(6):
+        conv.services.engine.enqueue("ok " * 40)
+        conv.run_turn(f"turn {turn} " + "text " * 40)
+    conv.wait()
+    before = conv.preview("next")
+    again = open_conversation(conv.services, None, resume=True)
+    assert again.session.id == conv.session.id
+    assert again.summary == conv.summary and again.notes == conv.notes
+    assert again.preview("next").prompt_tokens == before.prompt_tokens
+
+
+def test_cancel_keeps_the_partial_reply_marked(tmp_path):
+    conv = fake_conversation(tmp_path, ("one two three four five six",))
+    seen = []
+
+    def stop():
+        return len(seen) >= 2
+
+    finished = conv.run_turn("hello there friend", lambda e: seen.append(e) if isinstance(e, TokenStreamed) else None, stop)
+    assert finished.cancelled and finished.reply == "one two"
+    assert conv.history()[-1].cancelled
+
+
+def test_empty_message_is_refused_without_storing(tmp_path):
+    conv = fake_conversation(tmp_path)
+    with pytest.raises(MemchatError):
+        conv.run_turn("   ")
+    assert conv.history() == []

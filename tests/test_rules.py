@@ -1,0 +1,83 @@
+import pytest
+
+from memchat.memory.distill import draft_from_sentence, guess_key
+from memchat.memory.rules import (
+    contains_secret,
+    forget_topic,
+    is_chit_chat,
+    is_durable_statement,
+    notes_from,
+)
+from memchat.memory.terms import index_text, match_query
+
+
+@pytest.mark.parametrize("text", ["thanks!", "ok cool", "hello again", "haha nice", "谢谢", "好的", "good morning"])
+def test_chit_chat(text):
+    assert is_chit_chat(text)
+
+
+@pytest.mark.parametrize("text", ["I live in Lisbon.", "My dog is called Pixel.", "我不吃香菜。", "I'm allergic to peanuts."])
+def test_durable_statements(text):
+    assert not is_chit_chat(text)
+    assert is_durable_statement(text)
+
+
+@pytest.mark.parametrize("text", ["Where do I live?", "what's the weather like", "我住在哪里？", "thanks"])
+def test_questions_and_chat_are_not_statements(text):
+    assert not is_durable_statement(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my wifi password is hunter2-blue",
+        "remember my bank PIN is 4821",
+        "my card is 4111 1111 1111 1111",
+        "here is my key sk-live-9f8a7b6c5d4e3f2a1b0c",
+        "my passport number is X7Q482193",
+        "我的密码是abc123",
+    ],
+)
+def test_secrets_are_detected(text):
+    assert contains_secret(text)
+
+
+def test_a_long_number_that_fails_luhn_is_not_a_card():
+    assert contains_secret("my order number is 4111 1111 1111 1112") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("Forget what I told you about my ex-boss.", "my ex-boss"),
+        ("please forget that I play poker", "I play poker"),
+        ("忘掉我说过的关于打麻将的事", "打麻将"),
+    ],
+)
+def test_forget_requests(text, topic):
+    assert forget_topic(text) == topic
+
+
+def test_notes_catch_standing_instructions_in_both_languages():
+    assert notes_from("From now on always answer in bullet points. Thanks!") == [
+        "From now on always answer in bullet points."
+    ]
+    assert notes_from("以后都用中文回答我。") == ["以后都用中文回答我。"]
+    assert notes_from("我不吃香菜") == ["我不吃香菜"]
+    assert notes_from("Actually, I moved to Porto.") == ["Actually, I moved to Porto."]
+    assert notes_from("What is the time?") == []
+    assert notes_from("never share my password hunter2") == []
+
+
+def test_distill_makes_third_person_typed_drafts():
+    draft = draft_from_sentence("Actually I switched jobs, I now work at Brightline.", session_id=1, message_id=2)
+    assert draft.content == "The user switched jobs, the user now works at Brightline."
+    assert (draft.kind, draft.attribute, draft.correction) == ("fact", "employer", True)
+    assert guess_key("My dog is called Pixel.") == ("pet", "relation")
+    assert guess_key("My favourite colour is green.")[0] == "likes"
+
+
+def test_terms_split_chinese_into_bigrams_and_stem_english():
+    assert index_text("我不吃香菜") == "我不 不吃 吃香 香菜"
+    assert index_text("She lives here") == index_text("she lived here")
+    assert match_query("Where do I live?") == '"liv"'

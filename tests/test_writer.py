@@ -1,0 +1,83 @@
+"""The write path with the fake engine: dedupe, supersede, pending, corrections, secrets, chit-chat, forget."""
+
+from helpers import fake_services
+
+from memchat.types import MemoryDraft
+
+
+def process(services, text, now=None):
+    outcomes, _ = services.writer.process(text, session_id=None, message_id=None, now=now)
+    return outcomes
+
+
+def test_newer_statement_supersedes_and_links(tmp_path):
+    services = fake_services(tmp_path)
+    [first] = process(services, "I live in Lisbon.", now=1000.0)
+    [second] = process(services, "I moved to Porto last week.", now=2000.0)
+    assert first.action == "added" and second.action == "superseded"
+    old = services.memories.require(first.memory_id)
+    assert old.status == "superseded" and old.superseded_by == second.memory_id
+    assert [m.id for m in services.memories.history(second.memory_id)] == [first.memory_id, second.memory_id]
+
+
+def test_same_statement_twice_is_merged(tmp_path):
+    services = fake_services(tmp_path)
+    [first] = process(services, "I prefer tea over coffee.")
+    [again] = process(services, "I prefer tea over coffee.")
+    assert again.action == "merged" and again.memory_id == first.memory_id
+    assert services.memories.count() == 1
+
+
+def test_low_confidence_contradiction_is_pending_but_correction_wins(tmp_path):
+    services = fake_services(tmp_path)
+    strong = services.writer.apply(MemoryDraft("fact", "The user lives in Lisbon.", attribute="home_city", confidence=0.95))
+    weak = services.writer.apply(MemoryDraft("fact", "The user lives in Madrid.", attribute="home_city", confidence=0.4))
+    assert weak.action == "pending"
+    assert services.memories.require(strong.memory_id).status == "active"
+    correction = services.writer.apply(
+        MemoryDraft("fact", "The user lives in Porto.", attribute="home_city", confidence=0.4, correction=True)
+    )
+    assert correction.action == "superseded"
+    assert services.memories.require(strong.memory_id).status == "superseded"
+
+
+def test_multi_valued_keys_do_not_supersede(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "I'm allergic to peanuts.")
+    [second] = process(services, "I'm allergic to shellfish.")
+    assert second.action == "added"
+    assert services.memories.count() == 2
+
+
+def test_secrets_and_chit_chat_are_never_stored(tmp_path):
+    services = fake_services(tmp_path)
+    outcomes = process(services, "Please remember my wifi password is hunter2-blue.")
+    outcomes += process(services, "my card is 4111 1111 1111 1111")
+    outcomes += process(services, "thanks!")
+    assert [o.action for o in outcomes] == ["skipped"] * 3
+    assert "hunter2" not in str(outcomes)
+    assert services.memories.count() == 0
+    assert services.db.scalar("SELECT COUNT(*) FROM memories WHERE content LIKE '%hunter2%'") == 0
+
+
+def test_forget_request_soft_deletes_matching_memories_and_says_which(tmp_path):
+    services = fake_services(tmp_path)
+    [poker] = process(services, "I play poker every Friday.")
+    [dog] = process(services, "My dog is called Pixel.")
+    outcomes = process(services, "Please forget that I play poker.")
+    assert [(o.action, o.memory_id) for o in outcomes] == [("deleted", poker.memory_id)]
+    assert services.memories.require(poker.memory_id).status == "deleted"
+    assert services.memories.require(dog.memory_id).status == "active"
+
+
+def test_model_labels_are_validated_and_failures_recorded(tmp_path):
+    services = fake_services(tmp_path)
+    services.engine.enqueue_json({"items": [{"index": 1, "kind": "fact", "importance": 9}]})
+    outcomes, failures = services.writer.process("I own a blue kayak.", session_id=None, message_id=None)
+    assert outcomes[0].action == "added"
+    assert failures and "importance" in failures[0].error and '"importance": 9' in failures[0].raw_output
+    services.engine.enqueue_json({"items": [{"index": 1, "kind": "event", "importance": 5}]})
+    outcomes, failures = services.writer.process("I speak some Italian words daily.", session_id=None, message_id=None)
+    assert not failures
+    stored = services.memories.require(outcomes[0].memory_id)
+    assert stored.importance > 0.5
