@@ -87,6 +87,8 @@ class RecallSettings:
     """How many from the band between floor and high are taken."""
     min_similarity: float = 0.35
     """A memory whose similarity is below this and has no keyword match is rejected as unrelated."""
+    min_coverage: float = 0.6
+    """Below this share of known tokens (e.g. Chinese for an English-only embedder) similarity falls back to keyword overlap."""
     knn_k: int = 24
     """Vector neighbours fetched per query."""
     keyword_k: int = 24

@@ -74,10 +74,11 @@ def test_distill_makes_third_person_typed_drafts():
     assert draft.content == "The user switched jobs, the user now works at Brightline."
     assert (draft.kind, draft.attribute, draft.correction) == ("fact", "employer", True)
     assert guess_key("My dog is called Pixel.") == ("pet", "relation")
-    assert guess_key("My favourite colour is green.")[0] == "likes"
+    assert guess_key("My favourite colour is green.")[0] == "favourite_colour"
+    assert guess_key("I love hiking.")[0] == "likes"
 
 
 def test_terms_split_chinese_into_bigrams_and_stem_english():
-    assert index_text("我不吃香菜") == "我不 不吃 吃香 香菜"
+    assert index_text("我不吃香菜") == "我不 不吃 吃香 香菜 不 吃 香 菜"
     assert index_text("She lives here") == index_text("she lived here")
     assert match_query("Where do I live?") == '"liv"'

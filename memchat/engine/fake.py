@@ -90,6 +90,9 @@ class FakeEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [self._one(text) for text in texts]
 
+    def coverage(self, text: str) -> float:
+        return 1.0
+
     def _one(self, text: str) -> list[float]:
         vector = [0.0] * self.dim
         for token in fake_tokens(text.lower()):

@@ -164,7 +164,7 @@ class LlamaChatEngine:
 
 
 class LlamaEmbedder:
-    """Sentence embeddings from a BERT-style GGUF with mean pooling, L2-normalised."""
+    """Sentence embeddings from a BERT-style GGUF (pooling as the GGUF declares it), L2-normalised."""
 
     def __init__(self, path: Path, *, n_threads: int) -> None:
         llama_cpp = _import_llama()
@@ -173,7 +173,6 @@ class LlamaEmbedder:
             llama_cpp,
             path,
             embedding=True,
-            pooling_type=llama_cpp.LLAMA_POOLING_TYPE_MEAN,
             n_ctx=512,
             n_batch=512,
             n_ubatch=512,
@@ -182,10 +181,19 @@ class LlamaEmbedder:
         )
         self.name = path.stem
         self.dim = int(self._llm.n_embd())
+        unknown = self._llm.tokenize(b"[UNK]", add_bos=False, special=True)
+        self._unk = unknown[0] if len(unknown) == 1 else None
 
     def token_ids(self, text: str) -> list[int]:
         with self._lock:
             return self._llm.tokenize(text.encode("utf-8"), add_bos=True, special=False)
+
+    def coverage(self, text: str) -> float:
+        if self._unk is None or not text.strip():
+            return 1.0
+        with self._lock:
+            tokens = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        return 1.0 - sum(t == self._unk for t in tokens) / max(1, len(tokens))
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         vectors: list[list[float]] = []

@@ -68,3 +68,6 @@ class Embedder(Protocol):
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """L2-normalised embeddings, one per text."""
+
+    def coverage(self, text: str) -> float:
+        """Share of `text`'s tokens the model knows (not [UNK]); below ~0.6 its embedding says little."""

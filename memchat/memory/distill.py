@@ -11,15 +11,24 @@ from __future__ import annotations
 
 import re
 
-from memchat.memory.rules import is_correction, rule_importance
+from memchat.memory.rules import is_correction, named_subject, rule_importance
 from memchat.types import MemoryDraft
+
+_RELATIVES = (
+    "partner|wife|husband|girlfriend|boyfriend|brother|sister|mother|father|mom|mum|dad|son|daughter|friend|"
+    "boss|ex-boss|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|neighbour|neighbor"
+)
+_POSSESSIVE = re.compile(rf"^\s*(?:my|our) ({_RELATIVES})\b", re.I)
+_CN_POSSESSIVE = re.compile(r"^\s*我(妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|朋友|同事|老板)")
+_FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b", re.I)
 
 # (pattern, attribute, kind) — first match wins; order from specific to generic.
 _KEYS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"\b(my name is|i'm called|i am called|call me)\b|我叫|我的名字", re.I), "name", "fact"),
     (re.compile(r"\b(live in|living in|moved to|moved from|relocated|based in|my home is)\b|我住在|搬到|住在", re.I), "home_city", "fact"),
-    (re.compile(r"\b(work at|work for|working at|employer|joined|switched jobs|new job|i now work)\b|我在.+工作|公司", re.I), "employer", "fact"),
-    (re.compile(r"\b(i'm an? |i am an? |work as|job is|profession)\b(?!.*\b(allergic|vegetarian|vegan)\b)", re.I), "job", "fact"),
+    (re.compile(r"\b(works? (at|for)|working (at|for)|employer|joined|switched jobs|new job)\b|我在.+工作|公司", re.I), "employer", "fact"),
+    (re.compile(r"\b(works? as|job is|profession|teacher|nurse|engineer|developer|doctor|designer|lawyer|"
+                r"accountant|architect|chef|student|researcher)\b", re.I), "job", "fact"),
     (re.compile(r"\ballergic|allergy\b|过敏", re.I), "allergy", "preference"),
     (re.compile(r"\b(vegetarian|vegan|don'?t eat|do not eat|can'?t eat|diet)\b|不吃|吃素", re.I), "diet", "preference"),
     (re.compile(r"\b(drink|coffee|tea|espresso|latte|beer|wine)\b|喝|茶|咖啡", re.I), "drink", "preference"),
@@ -33,11 +42,15 @@ _KEYS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"\b(answer|reply|respond|format|bullet points?)\b|回答|回复", re.I), "reply_style", "preference"),
     (re.compile(r"\b(trip|travel|flying|visit|vacation|holiday)\b|旅行|旅游|出差", re.I), "travel", "event"),
     (re.compile(r"\b(wake up|get up|bed|sleep)\b|起床|睡觉", re.I), "routine", "preference"),
-    (re.compile(r"\b(gym|run|running|cycle|cycling|swim|yoga|football|tennis|sport)\b|跑步|健身|游泳", re.I), "sport", "preference"),
+    (re.compile(r"\b(gym)\b|健身房", re.I), "gym_schedule", "preference"),
+    (re.compile(r"\b(run|running|cycle|cycling|swim|yoga|football|tennis|sport)\b|跑步|健身|游泳", re.I), "sport", "preference"),
     (re.compile(r"\b(like|love|enjoy|prefer|favou?rite|hate|dislike)\b|喜欢|讨厌|爱", re.I), "likes", "preference"),
 ]
 
-MULTI_VALUED = frozenset({"allergy", "likes", "language", "family", "children", "pet", "travel", "sport", "diet", "routine"})
+MULTI_VALUED = frozenset(
+    {"allergy", "likes", "language", "family", "children", "pet", "travel", "sport", "diet", "routine", "drink", "reply_style"}
+)
+"""Keys that hold many values at once: a new one is added beside the old, never superseding it."""
 _EVENT = re.compile(r"\b(next|tomorrow|on (mon|tues|wednes|thurs|fri|satur|sun)day|in (january|february|march|april|may|june|july|august|september|october|november|december)|\d{4}-\d{2}-\d{2}|will|going to|plan)\b|下周|明天|下个月", re.I)
 
 _SWAPS = [
@@ -74,6 +87,9 @@ def _third_person(sentence: str) -> str:
 
 def guess_key(sentence: str) -> tuple[str, str]:
     """(attribute, kind) by rules; ('', 'fact') when nothing matches."""
+    favourite = _FAVOURITE.search(sentence)
+    if favourite:
+        return f"favourite_{favourite.group(1).lower()}", "preference"
     for pattern, attribute, kind in _KEYS:
         if pattern.search(sentence):
             if kind != "event" and _EVENT.search(sentence) and attribute in {"travel", "likes"}:
@@ -85,13 +101,25 @@ def guess_key(sentence: str) -> tuple[str, str]:
     return "", ("event" if _EVENT.search(sentence) else "fact")
 
 
+def _possessor(sentence: str, attribute: str) -> str | None:
+    """'My brother Rui lives in Berlin' is about the brother, not the user's own home city."""
+    if attribute not in ("home_city", "employer", "job"):
+        return None
+    match = _POSSESSIVE.match(sentence) or _CN_POSSESSIVE.match(sentence)
+    return match.group(1) if match else None
+
+
 def draft_from_sentence(sentence: str, *, session_id: int | None, message_id: int | None) -> MemoryDraft:
     attribute, kind = guess_key(sentence)
     correction = is_correction(sentence)
+    person = named_subject(sentence) or _possessor(sentence, attribute)
+    if person:
+        kind = "relation"
+        attribute = {"employer": "job"}.get(attribute, attribute) if attribute in ("job", "employer", "home_city") else attribute
     return MemoryDraft(
         kind=kind,
         content=_third_person(sentence),
-        subject="user",
+        subject=person.lower() if person else "user",
         attribute=attribute,
         importance=rule_importance(sentence, correction),
         confidence=0.9 if correction else 0.8,

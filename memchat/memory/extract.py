@@ -74,6 +74,7 @@ def label_with_model(engine: ChatEngine, sentences: Sequence[str], drafts: Seque
     messages = [ChatMessage("system", _INSTRUCTIONS), ChatMessage("user", numbered)]
     schema = json.loads(json.dumps(SCHEMA))
     schema["properties"]["items"].update(minItems=len(drafts), maxItems=len(drafts))
+    schema["properties"]["items"]["items"]["properties"]["index"] = {"type": "integer", "enum": list(range(1, len(drafts) + 1))}
     raw = engine.complete_json(messages, schema, max_tokens=40 * len(drafts) + 24)
     try:
         labels = _validate(raw, len(drafts))

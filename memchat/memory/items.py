@@ -196,9 +196,9 @@ class MemoryStore:
         )
         return [(r["rowid"], 1.0 - r["distance"]) for r in rows]
 
-    def keyword(self, query: str, k: int) -> list[tuple[int, float]]:
-        """(id, bm25 rank) of FTS matches, best first; rank is negative, lower is better."""
-        expression = match_query(query)
+    def keyword(self, query: str, k: int, *, every: bool = False) -> list[tuple[int, float]]:
+        """(id, bm25 rank) of FTS matches (any term, or every term), best first; lower rank is better."""
+        expression = match_query(query, every=every)
         if not expression:
             return []
         rows = self.db.rows(

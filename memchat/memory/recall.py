@@ -1,7 +1,10 @@
 """Hybrid recall: vector KNN, FTS5 keywords, attribute match and pinned items, merged.
 
 Each route proposes memory ids; the union is scored with `scoring.score` and
-selected dynamically. Every candidate carries which routes found it, its
+selected dynamically. When the embedding model does not know most of the
+query's tokens (Chinese for all-MiniLM-L6-v2: they become [UNK]), the vector
+similarity means nothing, so keyword overlap stands in for it and the
+candidate's routes say `lexical-similarity`. Every candidate carries which routes found it, its
 signals and the reason for the decision, so `memchat recall --json` and the
 inspector can show exactly why something was (not) recalled.
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -73,11 +76,15 @@ class Recaller:
             for memory_id, blob in self.memories.vectors(missing).items():
                 similarity[memory_id] = float(np.frombuffer(blob, dtype=np.float32) @ query_vec)
 
+        semantic = self.memories.embedder.coverage(query) >= self.settings.min_coverage
         candidates = []
         for memory_id, memory in found.items():
-            if memory.status in ("deleted", "archived"):
+            if memory.status in ("deleted", "archived") or (memory.expires_at and memory.expires_at <= now):
                 continue
             signals = signals_for(memory, similarity.get(memory_id, 0.0), query, now, self.settings)
+            if not semantic:
+                signals = replace(signals, similarity=signals.keyword)
+                routes[memory_id].append("lexical-similarity")
             candidates.append(
                 Candidate(memory=memory, signals=signals, score=score(signals, self.settings),
                           routes=tuple(routes[memory_id]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+_SENTENCE = re.compile(r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\.|[^.!?。！？\n])+[.!?。！？]*")
 
 CHIT_CHAT = frozenset(
     """hi hello hey yo thanks thank you thx ty ok okay k cool nice great awesome lol haha hahaha hmm
@@ -50,7 +50,7 @@ _NOTE_MARKERS = re.compile(
     r"answer in|reply in|respond in|i'm vegetarian|i'm vegan|i am vegetarian|i am vegan)\b",
     re.I,
 )
-_CN_NOTE_MARKERS = re.compile(r"(以后都|以后请|从现在起|从今以后|再也不|不要再|别再|我喜欢|我不喜欢|我不吃|我习惯|我过敏|请用|总是|永远不要)")
+_CN_NOTE_MARKERS = re.compile(r"(以后.{0,8}都|以后请|从现在起|从今以后|再也不|不要再|别再|我喜欢|我不喜欢|我不吃|我习惯|我过敏|请用|总是|永远不要)")
 _CORRECTION = re.compile(
     r"^\s*(actually|no,|nope,|correction|i meant|sorry, i meant|that'?s (wrong|not right|incorrect)|"
     r"not .+ but|i misspoke|to correct)\b|^\s*(其实|不对|我是说|更正|不是)",
@@ -58,11 +58,16 @@ _CORRECTION = re.compile(
 )
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|me|mine|we|our|im)\b", re.I)
 _CN_FIRST_PERSON = re.compile(r"(我|咱)")
-_DURABLE_HINT = re.compile(
-    r"\b(live|lives|living|moved|work|works|working|job|am|i'm|is|are|called|named|name|prefer|like|love|"
-    r"hate|enjoy|allergic|eat|drink|play|speak|own|drive|have|has|born|birthday|married|always|never|"
-    r"usually|switched|started|going|travel|trip|visit|plan|planning|budget|study|studying|use|want|favou?rite)\b",
+_EPHEMERAL = re.compile(
+    r"^\s*(i think|i guess|i see|i agree|i mean|i know|i don'?t know|i'm not sure|i am not sure|i'm (fine|good|ok|okay|"
+    r"tired|bored|back|here|done|sorry|glad|happy to hear)|i wonder|i was wondering|let me|i'll (try|check|think)|"
+    r"i have a question|i need help|i just|i'm just|me too|my bad|my pleasure)\b",
     re.I,
+)
+_LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.I)
+_NAMED_SUBJECT = re.compile(
+    r"^(?:[A-Z][a-z]+ ){0,1}[A-Z][a-z]+ (works|worked|lives|lived|moved|is|was|has|left|loves|likes|hates|studies|"
+    r"teaches|plays|drives|speaks|got|became|started|joined)\b"
 )
 
 
@@ -142,15 +147,26 @@ def note_worthy(sentence: str) -> bool:
     return bool(_NOTE_MARKERS.search(sentence) or _CN_NOTE_MARKERS.search(sentence) or is_correction(sentence))
 
 
+def named_subject(sentence: str) -> str | None:
+    """The person a third-person statement is about ("Tomas works as a nurse." → "Tomas")."""
+    match = _NAMED_SUBJECT.match(sentence.strip())
+    if not match or _FIRST_PERSON.match(sentence.strip()):
+        return None
+    return sentence.strip().split(" " + match.group(1))[0]
+
+
 def is_durable_statement(sentence: str) -> bool:
-    """A first-person statement that says something lasting about the user."""
+    """A statement that says something lasting about the user or someone in their life."""
     if is_chit_chat(sentence) or is_question(sentence):
         return False
-    if _CN_FIRST_PERSON.search(sentence):
+    if _CN_FIRST_PERSON.search(sentence) or _CN_NOTE_MARKERS.search(sentence):
         return len(re.sub(r"\W", "", sentence)) >= 4
+    if named_subject(sentence):
+        return len(sentence.split()) >= 3
     if not _FIRST_PERSON.search(sentence):
         return bool(_NOTE_MARKERS.search(sentence))
-    return bool(_DURABLE_HINT.search(sentence)) and len(sentence.split()) >= 3
+    core = _LEADING_FILLER.sub("", sentence)
+    return len(core.split()) >= 3 and not _EPHEMERAL.search(core)
 
 
 def rule_importance(sentence: str, correction: bool) -> float:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from memchat.config import RecallSettings
-from memchat.memory.terms import query_terms, search_terms
+from memchat.memory.terms import is_single_cjk, query_terms, search_terms
 from memchat.types import Candidate, Memory, Signals, memory_line
 
 DAY = 86_400.0
@@ -28,12 +28,20 @@ def recency(last_access_at: float, now: float, half_life_days: float) -> float:
 
 
 def keyword_overlap(query: str, content: str) -> float:
-    """Share of the query's meaningful terms (words, CJK bigrams) present in the content."""
+    """Share of the query's meaningful terms present in the content.
+
+    Words and CJK bigrams are one family, single CJK characters another; the
+    better-covered family counts, so single characters rescue a Chinese
+    paraphrase without diluting an exact two-character match.
+    """
     wanted = set(query_terms(query))
     if not wanted:
         return 0.0
     present = set(search_terms(content))
-    return len(wanted & present) / len(wanted)
+    singles = {t for t in wanted if is_single_cjk(t)}
+    words = wanted - singles
+    shares = [len(family & present) / len(family) for family in (words, singles) if family]
+    return max(shares)
 
 
 def signals_for(memory: Memory, similarity: float, query: str, now: float, settings: RecallSettings) -> Signals:

@@ -3,9 +3,11 @@
 SQLite's `unicode61` tokenizer splits on spaces and punctuation, which leaves a
 run of Chinese characters as one giant token. So memchat stores, beside each
 memory, a `search_terms` string where Latin words are lower-cased and CJK runs
-are spelled out as overlapping character bigrams ("我不吃香菜" → "我不 不吃 吃香
-香菜"). The query gets the same treatment, so a two-character Chinese word
-matches wherever it appears. Pure functions.
+are spelled out as overlapping character bigrams plus the single characters
+that carry meaning ("我不吃香菜" → "我不 不吃 吃香 香菜 不 吃 香 菜"). The query gets
+the same treatment, so a two-character word matches wherever it appears, and a
+paraphrase that shares only a character or two ("爱喝…茶" vs "喜欢喝乌龙茶") still
+scores. Pure functions.
 """
 
 from __future__ import annotations
@@ -23,10 +25,21 @@ STOPWORDS = frozenset(
 )
 
 
+CJK_STOP_CHARS = frozenset("我你他她它们的了是在吗呢吧啊呀什么哪里谁怎样几个有和都也就还要会能说过这那些一用户")
+"""Characters too common to mean anything alone (用户, "the user", starts every stored memory)."""
+
+
 def _bigrams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def _cjk_terms(run: str, drop_stopwords: bool) -> list[str]:
+    grams = _bigrams(run) if len(run) > 1 else []
+    if drop_stopwords:
+        grams = [g for g in grams if not all(c in CJK_STOP_CHARS for c in g)]
+    return grams + [c for c in run if c not in CJK_STOP_CHARS]
 
 
 def stem(word: str) -> str:
@@ -45,7 +58,7 @@ def search_terms(text: str, *, drop_stopwords: bool = False) -> list[str]:
     terms: list[str] = []
     for piece in _PIECES.findall(text.lower()):
         if _IS_CJK.match(piece):
-            terms.extend(_bigrams(piece))
+            terms.extend(_cjk_terms(piece, drop_stopwords))
         elif not (drop_stopwords and (piece in STOPWORDS or len(piece) < 2)):
             terms.append(stem(piece))
     return terms
@@ -60,10 +73,14 @@ def index_text(text: str) -> str:
     return " ".join(search_terms(text))
 
 
-def match_query(text: str) -> str:
-    """An FTS5 MATCH expression: any meaningful term of `text` (OR), each quoted."""
-    return " OR ".join(f'"{t}"' for t in query_terms(text))
+def match_query(text: str, *, every: bool = False) -> str:
+    """An FTS5 MATCH expression: any (OR) or every (AND) meaningful term of `text`, each quoted."""
+    return (" AND " if every else " OR ").join(f'"{t}"' for t in query_terms(text))
 
 
 def has_cjk(text: str) -> bool:
     return bool(_IS_CJK.search(text))
+
+
+def is_single_cjk(term: str) -> bool:
+    return len(term) == 1 and bool(_IS_CJK.match(term))

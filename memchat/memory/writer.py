@@ -16,8 +16,6 @@ subject/attribute key:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
@@ -35,8 +33,8 @@ from memchat.memory.rules import (
 from memchat.memory.scoring import keyword_overlap
 from memchat.types import ExtractionFailure, Memory, MemoryDraft, WriteOutcome
 
-DUPLICATE_SIMILARITY = 0.93
-FORGET_SIMILARITY = 0.5
+DUPLICATE_SIMILARITY = 0.9
+FORGET_SIMILARITY = 0.6
 PENDING_GAP = 0.3
 
 
@@ -105,11 +103,20 @@ class MemoryWriter:
         return WriteOutcome("superseded", added.content, f"{why} replaces #{rivals[-1].id}", added.id, rivals[-1].id)
 
     def _duplicate(self, vector: np.ndarray, draft: MemoryDraft) -> Memory | None:
+        """An active memory saying the same thing: close in meaning *and* in words.
+
+        Requiring word overlap too keeps texts the embedder cannot read (all
+        [UNK] tokens, so all alike) from being merged into each other.
+        """
+        semantic = self.memories.embedder.coverage(draft.content) >= 0.6
         for memory_id, similarity in self.memories.knn(vector.tolist(), 5):
-            if similarity < DUPLICATE_SIMILARITY:
+            if semantic and similarity < DUPLICATE_SIMILARITY:
                 break
             memory = self.memories.get(memory_id)
-            if memory and memory.status == "active" and memory.kind == draft.kind:
+            if not memory or memory.status != "active" or memory.kind != draft.kind:
+                continue
+            overlap = keyword_overlap(draft.content, memory.content)
+            if overlap >= (0.6 if semantic else 0.85):
                 return memory
         return None
 
@@ -125,20 +132,13 @@ class MemoryWriter:
             outcomes.append(WriteOutcome("skipped", topic, "forget request matched no memory"))
         return outcomes
 
-    def matching(self, topic: str) -> Sequence[Memory]:
-        vector = self.memories.embedder.embed([topic])[0]
-        ids = {i for i, sim in self.memories.knn(vector, 10) if sim >= FORGET_SIMILARITY}
-        ids |= {i for i, _ in self.memories.keyword(topic, 10)}
-        found = self.memories.many(sorted(ids))
-        return [
-            m for m in found.values()
-            if m.status in ("active", "pending") and (m.id in ids and (keyword_overlap(topic, m.content) >= 0.5
-                                                         or _cosine(vector, m, self.memories) >= FORGET_SIMILARITY))
-        ]
-
-
-def _cosine(vector: list[float], memory: Memory, memories: MemoryStore) -> float:
-    blob = memories.vectors([memory.id]).get(memory.id)
-    if blob is None:
-        return 0.0
-    return float(np.frombuffer(blob, dtype=np.float32) @ np.asarray(vector, dtype=np.float32))
+    def matching(self, topic: str) -> list[Memory]:
+        """Active memories about `topic`: containing all its words, or (when the embedder reads it) close in meaning."""
+        semantic = self.memories.embedder.coverage(topic) >= 0.6
+        close: set[int] = set()
+        if semantic:
+            vector = self.memories.embedder.embed([topic])[0]
+            close = {i for i, sim in self.memories.knn(vector, 10) if sim >= FORGET_SIMILARITY}
+        worded = {i for i, _ in self.memories.keyword(topic, 20, every=True)}
+        found = self.memories.many(sorted(close | worded))
+        return [m for m in found.values() if m.status in ("active", "pending")]

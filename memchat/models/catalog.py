@@ -12,7 +12,7 @@ default model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -154,7 +154,7 @@ def merge(builtin: list[ModelSpec], user: list[ModelSpec]) -> list[ModelSpec]:
         if spec.name in user_names:
             continue
         if spec.default and spec.role in user_default_roles:
-            spec = ModelSpec(**{**spec.__dict__, "default": False})
+            spec = replace(spec, default=False)
         merged.append(spec)
     return merged + user
 

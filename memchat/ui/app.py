@@ -1,0 +1,89 @@
+"""The Textual app: themes, keymap and screens wired to one conversation.
+
+`run_app` is what `memchat` (no subcommand) runs: it builds the services with
+the same factory as every other command — pulling the default models with a
+progress bar on first start, before the full-screen UI takes the terminal —
+opens the session, runs the app, and on exit waits for the last turn's memory
+extraction so nothing the user said is lost.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.screen import Screen
+
+from memchat.cli.wiring import build_services, open_conversation
+from memchat.config import Settings
+from memchat.engine.protocol import ChatEngine, Embedder
+from memchat.pipeline.conversation import Conversation
+from memchat.pipeline.services import Services
+from memchat.ui import keys, themes
+from memchat.ui.chat_screen import ChatScreen
+from memchat.ui.help_screen import HelpScreen
+from memchat.ui.memory_actions import ForgetLog, MemoryCommands
+
+EXIT_WAIT_SECONDS = 120.0
+
+
+class MemchatApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "memchat"
+    BINDINGS = keys.bindings("app")
+
+    def __init__(self, services: Services, conversation: Conversation) -> None:
+        super().__init__()
+        self.services = services
+        self.conversation = conversation
+        self.forget_log = ForgetLog()
+        self.chat = ChatScreen(services, conversation, self.forget_log)
+        own = themes.load_themes()
+        for theme in own.values():
+            self.register_theme(theme)
+        self.theme = themes.check_theme(services.settings.ui.theme, own)
+        self.remap = keys.validate(services.settings.ui.keys)
+        self.set_keymap(self.remap)
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        session: str | None = None,
+        resume: bool = False,
+        engine: ChatEngine | None = None,
+        embedder: Embedder | None = None,
+    ) -> MemchatApp:
+        """Build services and open the session exactly as the CLI does (engines injectable for tests)."""
+        services = build_services(settings, engine=engine, embedder=embedder)
+        return cls(services, open_conversation(services, session, resume=resume))
+
+    def get_default_screen(self) -> Screen:
+        return self.chat
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return themes.variable_defaults(self.current_theme.to_color_system().generate())
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.remap))
+
+    def on_memory_commands_changed(self, message: MemoryCommands.Changed) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, MemoryCommands):
+                screen.reload_memories()
+
+    def finish_background_work(self, timeout: float = EXIT_WAIT_SECONDS) -> None:
+        """Let a cancelled turn record itself and the last extraction finish (after the UI has closed)."""
+        self.chat.idle.wait(timeout)
+        self.conversation.wait(timeout)
+
+
+def run_app(settings: Settings, session: str | None = None, resume: bool = False) -> int:
+    themes.check_theme(settings.ui.theme, themes.load_themes())
+    keys.validate(settings.ui.keys)
+    app = MemchatApp.from_settings(settings, session=session, resume=resume)
+    try:
+        result = app.run()
+    finally:
+        app.finish_background_work()
+    return int(result or app.return_code or 0)

@@ -1,0 +1,227 @@
+"""The memory browser: every memory, searchable, filterable and sortable, with its full record.
+
+With a query the list comes from hybrid recall (`touch=False`, so browsing
+never changes recency) plus plain substring matches, so forgotten and archived
+items, which recall skips, can still be found; without one it is
+`memories.list`. The detail panel shows every field and the supersession
+history. The memory keys work on the highlighted row.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.events import Resize
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Input, Label, Select, Static
+from textual.worker import get_current_worker
+
+from memchat.pipeline.services import Services
+from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory
+from memchat.ui import keys
+from memchat.ui.inspector import memory_text
+from memchat.ui.memory_actions import ForgetLog, MemoryCommands
+
+SORTS = ("score", "recency", "importance")
+SEARCH_SETTLE_SECONDS = 0.3
+NARROW_COLUMNS = 110
+UNLIMITED_TOKENS = 1 << 30
+
+
+def _when(stamp: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "—"
+
+
+def sort_memories(memories: list[Memory], scores: dict[int, float], order: str) -> list[Memory]:
+    if order == "importance":
+        return sorted(memories, key=lambda m: (-m.importance, -m.id))
+    if order == "score" and scores:
+        return sorted(memories, key=lambda m: (-scores.get(m.id, 0.0), -m.id))
+    return sorted(memories, key=lambda m: (-max(m.updated_at, m.last_access_at), -m.id))
+
+
+class MemoryList(DataTable):
+    """The browser's table; the memory keys are bound here so typing in the search box stays typing."""
+
+    BINDINGS = keys.bindings("memory")
+
+
+class BrowserScreen(MemoryCommands):
+    BINDINGS = keys.bindings("browser")
+
+    @dataclass
+    class SearchFinished(Message):
+        """Hybrid search for `query` returned these memories and their scores."""
+
+        query: str
+        memories: list[Memory]
+        scores: dict[int, float]
+
+    def __init__(self, services: Services, forget_log: ForgetLog) -> None:
+        super().__init__()
+        self.services = services
+        self.forget_log = forget_log
+        self._scores: dict[int, float] = {}
+        self._settle: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Label("Memories", id="browser-title", classes="pane-title")
+        with Horizontal(id="browser-filters"):
+            yield Input(placeholder="search by meaning and keywords (/)", id="search")
+            yield Select([("all kinds", "")] + [(k, k) for k in MEMORY_KINDS], value="", allow_blank=False,
+                         id="kind")
+            yield Select([("all statuses", "")] + [(s, s) for s in MEMORY_STATUSES], value="active",
+                         allow_blank=False, id="status")
+            yield Select([(f"by {s}", s) for s in SORTS], value="score", allow_blank=False, id="sort")
+        with Horizontal(id="browser-body"):
+            yield MemoryList(id="memories", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="memory-detail"):
+                yield Static("", id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(MemoryList)
+        for column in ("id", "kind", "status", "pin", "imp", "score", "updated", "content"):
+            table.add_column(column, key=column)
+        self.reload_memories()
+        table.focus()
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
+
+    # ---- filters ------------------------------------------------------------------
+    @property
+    def query_text(self) -> str:
+        return self.query_one("#search", Input).value.strip()
+
+    def _filter(self, name: str) -> str:
+        return str(self.query_one(f"#{name}", Select).value or "")
+
+    @on(Input.Changed, "#search")
+    def _search_typed(self) -> None:
+        if self._settle is not None:
+            self._settle.stop()
+        self._settle = self.set_timer(SEARCH_SETTLE_SECONDS, self.reload_memories)
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self) -> None:
+        self.query_one(MemoryList).focus()
+
+    @on(Select.Changed)
+    def _filter_changed(self) -> None:
+        self.reload_memories()
+
+    def reload_memories(self) -> None:
+        """Re-run the current query and filters; keeps the highlighted memory if it is still listed."""
+        if self.query_text:
+            self._search(self.query_text)
+            return
+        status, kind = self._filter("status"), self._filter("kind")
+        found = self.services.memories.list(statuses=(status,) if status else MEMORY_STATUSES, kind=kind or None)
+        self._show(found, {})
+
+    @work(thread=True, exclusive=True, group="browser-search")
+    def _search(self, query: str) -> None:
+        worker = get_current_worker()
+        memories = self.services.memories
+        try:
+            result = self.services.recaller.recall(query, token_limit=UNLIMITED_TOKENS,
+                                                   count_tokens=lambda text: len(text.split()), touch=False)
+        except MemchatError as error:
+            self.app.call_from_thread(self.notify, f"search failed: {error}", severity="error")
+            return
+        scores = {c.memory.id: c.score for c in result.candidates}
+        found = {c.memory.id: c.memory for c in result.candidates}
+        needle = query.casefold()
+        for memory in memories.list(statuses=MEMORY_STATUSES):
+            if needle in memory.content.casefold():
+                found.setdefault(memory.id, memory)
+        if not worker.is_cancelled:
+            self.post_message(self.SearchFinished(query, list(found.values()), scores))
+
+    def on_browser_screen_search_finished(self, message: SearchFinished) -> None:
+        if message.query != self.query_text:
+            return
+        status, kind = self._filter("status"), self._filter("kind")
+        current = self.services.memories.many([m.id for m in message.memories])
+        shown = [m for m in current.values() if (not status or m.status == status) and (not kind or m.kind == kind)]
+        self._show(shown, message.scores)
+
+    def _show(self, memories: list[Memory], scores: dict[int, float]) -> None:
+        self._scores = scores
+        table = self.query_one(MemoryList)
+        keep = self.selected_memory_id()
+        table.clear()
+        for memory in sort_memories(memories, scores, self._filter("sort")):
+            table.add_row(
+                f"#{memory.id}", memory.kind, memory.status, "●" if memory.pinned else "",
+                f"{memory.importance:.2f}", f"{scores[memory.id]:.2f}" if memory.id in scores else "",
+                _when(memory.updated_at), memory_text(memory), key=str(memory.id),
+            )
+        where = f" matching “{self.query_text}”" if self.query_text else ""
+        self.query_one("#browser-title", Label).update(f"Memories — {table.row_count} shown{where}")
+        if keep is not None and str(keep) in table.rows:
+            table.move_cursor(row=table.get_row_index(str(keep)))
+        self._show_detail(self.selected_memory_id())
+
+    # ---- selection and detail ------------------------------------------------------
+    def selected_memory_id(self) -> int | None:
+        table = self.query_one(MemoryList)
+        if not table.row_count:
+            return None
+        return int(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value or 0)
+
+    @on(DataTable.RowHighlighted, "#memories")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail(int(event.row_key.value) if event.row_key.value else None)
+
+    def _show_detail(self, memory_id: int | None) -> None:
+        detail = self.query_one("#detail", Static)
+        memory = self.services.memories.get(memory_id) if memory_id is not None else None
+        if memory is None:
+            detail.update("No memory selected." if memory_id is None else f"#{memory_id} was purged.")
+            return
+        detail.update(self._describe(memory))
+
+    def _describe(self, memory: Memory) -> Text:
+        sessions = self.services.sessions
+        try:
+            session = sessions.get(memory.source_session).name if memory.source_session else None
+        except MemchatError:
+            session = None
+        source = (f"session {session or memory.source_session}, message #{memory.source_message} (g shows it)"
+                  if memory.source_message else "added by hand")
+        lines = Text.assemble(
+            (f"#{memory.id} {memory.kind} · {memory.status}{' · pinned' if memory.pinned else ''}\n", "bold"),
+            memory_text(memory),
+            f"\n\nkey           {memory.key}",
+            f"\nimportance    {memory.importance:.2f}    confidence {memory.confidence:.2f}",
+            f"\ncreated       {_when(memory.created_at)}",
+            f"\nupdated       {_when(memory.updated_at)}",
+            f"\nlast access   {_when(memory.last_access_at)} ({memory.access_count}× recalled)",
+            f"\nexpires       {_when(memory.expires_at)}",
+            f"\nsource        {source}",
+            f"\nsuperseded by {'#' + str(memory.superseded_by) if memory.superseded_by else '—'}",
+        )
+        chain = self.services.memories.history(memory.id)
+        if len(chain) > 1:
+            lines.append("\n\nHistory (oldest first)\n", style="bold")
+            for item in chain:
+                marker = "→ " if item.id == memory.id else "  "
+                lines.append(f"{marker}#{item.id} {item.status:<10} {_when(item.updated_at)}  ")
+                lines.append(memory_text(item))
+                lines.append("\n")
+        return lines
+
+    # ---- keys ----------------------------------------------------------------------
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,116 @@
+"""The token-budget bar: how the next (or last) prompt spends the context window.
+
+One segmented bar against n_ctx — system, notes, pinned, summary, window,
+recalled, input, format (chat-template overhead), the output reserved for the
+reply, and what is free — with the exact count (`~` when the count is an
+estimate) and a legend. A block that had to be cut is marked ✂. Clicking the
+bar asks for the budget ledger. Colours come from the theme's `budget-*`
+variables through component classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from memchat.types import BudgetReport
+
+SEGMENTS = ("system", "notes", "pinned", "summary", "window", "recalled", "input", "format", "reserved", "free")
+LABELS = {"reserved": "reply", "format": "format"}
+CUT_MARK = "✂"
+
+
+@dataclass(frozen=True)
+class Segment:
+    name: str
+    tokens: int
+    cut: str = ""
+
+    @property
+    def label(self) -> str:
+        return LABELS.get(self.name, self.name)
+
+
+def segments(report: BudgetReport) -> list[Segment]:
+    """The report as bar segments in prompt order, then reserved output and free space."""
+    found = [Segment(b.name, b.tokens, b.cut) for b in report.blocks if b.name in SEGMENTS]
+    found.sort(key=lambda s: SEGMENTS.index(s.name))
+    free = max(0, report.n_ctx - report.prompt_tokens - report.reserved_output)
+    return [*found, Segment("reserved", report.reserved_output), Segment("free", free)]
+
+
+def cell_widths(tokens: list[int], width: int) -> list[int]:
+    """Split `width` cells in proportion to `tokens` (largest remainder); any non-zero share gets a cell."""
+    total = sum(tokens)
+    if width <= 0 or total <= 0:
+        return [0] * len(tokens)
+    exact = [t * width / total for t in tokens]
+    cells = [int(x) for x in exact]
+    for index in sorted(range(len(tokens)), key=lambda i: exact[i] - cells[i], reverse=True):
+        if sum(cells) >= width:
+            break
+        cells[index] += 1
+    for index, count in enumerate(tokens):
+        if count and not cells[index]:
+            donor = max(range(len(cells)), key=lambda i: cells[i])
+            if cells[donor] > 1:
+                cells[donor] -= 1
+                cells[index] = 1
+    return cells
+
+
+def total_label(report: BudgetReport) -> str:
+    approx = "" if report.exact else "~"
+    return f"{approx}{report.prompt_tokens:,} / {report.n_ctx:,}"
+
+
+class BudgetBar(Widget):
+    COMPONENT_CLASSES = {f"budget-bar--{name}" for name in SEGMENTS}
+
+    @dataclass
+    class LedgerRequested(Message):
+        """The user clicked the bar to see the whole ledger."""
+
+        report: BudgetReport | None
+
+    report: reactive[BudgetReport | None] = reactive(None)
+    """The budget shown; None until the first count arrives."""
+    title: reactive[str] = reactive("next prompt")
+    """Which prompt the report describes: "next prompt" (a preview) or "last prompt" (really sent)."""
+
+    def on_mount(self) -> None:
+        self.tooltip = "Token budget of the prompt — click (or F4) for the ledger"
+
+    def on_click(self, event: events.Click) -> None:
+        self.post_message(self.LedgerRequested(self.report))
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"budget-bar--{name}", partial=True)
+
+    def render(self) -> Text:
+        report = self.report
+        if report is None:
+            return Text(f"{self.title}: counting tokens…")
+        parts = segments(report)
+        head = f"{self.title} "
+        tail = f" {total_label(report)}"
+        width = max(0, self.size.width - len(head) - len(tail))
+        bar = Text(head, style="bold")
+        for part, cells in zip(parts, cell_widths([p.tokens for p in parts], width)):
+            if cells:
+                fill = (CUT_MARK if part.cut else "") + (part.label if cells >= len(part.label) + 3 else "")
+                bar.append(f" {fill}".ljust(cells)[:cells], style=self._style(part.name))
+        bar.append(tail, style="bold")
+        legend = Text(no_wrap=True, overflow="ellipsis")
+        for part in parts:
+            if part.tokens or part.cut:
+                swatch = Style(color=self._style(part.name).bgcolor)
+                legend.append("■ ", style=swatch)
+                legend.append(f"{part.label} {part.tokens:,}{' ' + CUT_MARK if part.cut else ''}  ")
+        return Text("\n").join([bar, legend])

@@ -1,0 +1,118 @@
+"""The conversation pane: user messages as plain text, replies as Markdown streamed in.
+
+Tokens arrive far faster than Markdown can be re-rendered, so a reply buffers
+them and flushes at most `FLUSH_HZ` times a second. A stopped reply keeps what
+was streamed and says "(stopped)".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widgets import Markdown, Static
+
+from memchat.types import Message
+
+FLUSH_HZ = 15
+HISTORY_SHOWN = 200
+"""Older messages of a resumed session stay in the database, not on screen."""
+
+
+class UserMessage(Static):
+    """What the user sent, shown verbatim (no markup, no Markdown)."""
+
+    def __init__(self, text: str, *, evicted: bool = False) -> None:
+        super().__init__(text, markup=False, classes="-evicted" if evicted else "")
+        self.text = text
+        self.border_title = "you"
+
+
+class AssistantMessage(Vertical):
+    """One reply: a Markdown body fed in throttled batches, and a status line."""
+
+    def __init__(self, text: str = "", *, cancelled: bool = False, evicted: bool = False) -> None:
+        super().__init__(classes="-evicted" if evicted else "")
+        self._initial = text
+        self._pending: list[str] = []
+        self._flusher: Timer | None = None
+        self.cancelled = cancelled
+        self.border_title = "memchat"
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(self._initial)
+        yield Static("(stopped)" if self.cancelled else "", classes="reply-status")
+
+    def on_mount(self) -> None:
+        if not self._initial and not self.cancelled:
+            self.add_class("-waiting")
+            self.query_one(".reply-status", Static).update("thinking…")
+
+    @property
+    def source(self) -> str:
+        """The reply's Markdown as shown so far, including anything not yet flushed."""
+        return self.query_one(Markdown).source + "".join(self._pending)
+
+    def append(self, text: str) -> None:
+        self._pending.append(text)
+        if self._flusher is None:
+            self.remove_class("-waiting")
+            self.query_one(".reply-status", Static).update("")
+            self._flusher = self.set_interval(1 / FLUSH_HZ, self._flush)
+
+    def _flush(self) -> None:
+        if self._pending:
+            chunk = "".join(self._pending)
+            self._pending.clear()
+            self.query_one(Markdown).append(chunk)
+
+    def finish(self, reply: str, *, cancelled: bool) -> None:
+        """The reply ended: show its final text; a stopped one is marked."""
+        if self._flusher is not None:
+            self._flusher.stop()
+            self._flusher = None
+        self._pending.clear()
+        self.cancelled = cancelled
+        self.remove_class("-waiting")
+        self.set_class(cancelled, "-stopped")
+        self.query_one(Markdown).update(reply)
+        self.query_one(".reply-status", Static).update("(stopped)" if cancelled else "")
+
+
+class ChatView(VerticalScroll):
+    """The scrolling list of messages; stays pinned to the bottom while replies stream."""
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    def show_history(self, messages: Sequence[Message]) -> None:
+        shown = list(messages)[-HISTORY_SHOWN:]
+        widgets: list[Static | AssistantMessage] = []
+        if len(messages) > len(shown):
+            widgets.append(Static(f"… {len(messages) - len(shown)} earlier messages not shown", classes="chat-note"))
+        for message in shown:
+            if message.role == "user":
+                widgets.append(UserMessage(message.content, evicted=not message.in_window))
+            elif message.role == "assistant":
+                widgets.append(AssistantMessage(message.content, cancelled=message.cancelled,
+                                                evicted=not message.in_window))
+        if widgets:
+            self.mount_all(widgets)
+
+    def add_user(self, text: str) -> UserMessage:
+        message = UserMessage(text)
+        self.mount(message)
+        self.anchor()
+        return message
+
+    def start_reply(self) -> AssistantMessage:
+        reply = AssistantMessage()
+        self.mount(reply)
+        self.anchor()
+        return reply
+
+    @property
+    def replies(self) -> list[AssistantMessage]:
+        return list(self.query(AssistantMessage))

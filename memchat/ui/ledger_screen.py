@@ -1,0 +1,71 @@
+"""The budget ledger: every block of a prompt with its tokens, its limit, and what was cut and why."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, Static
+
+from memchat.types import BudgetReport
+from memchat.ui import keys
+from memchat.ui.budget_bar import CUT_MARK, segments, total_label
+
+EXPLAINED: dict[str, str] = {
+    "system": "the system prompt",
+    "notes": "cross-turn notes: corrections and standing instructions",
+    "pinned": "pinned memories, always sent",
+    "summary": "rolling summary of messages evicted from the window",
+    "window": "recent messages; when full, the oldest fold into the summary",
+    "recalled": "memories recalled for this message",
+    "input": "the message itself",
+    "format": "chat-template overhead: role markers and separators",
+    "reserved": "kept free for the reply",
+    "free": "unused context",
+}
+
+
+def _share(tokens: int, n_ctx: int) -> str:
+    return f"{100 * tokens / n_ctx:.1f}%" if n_ctx else "—"
+
+
+class LedgerScreen(ModalScreen[None]):
+    BINDINGS = keys.bindings("ledger")
+
+    def __init__(self, report: BudgetReport, title: str = "next prompt") -> None:
+        super().__init__(classes="dialog-screen")
+        self.report = report
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        report = self.report
+        exact = "exact counts from the model's tokenizer" if report.exact else "estimated counts (~)"
+        with Vertical(classes="dialog wide"):
+            yield Label(f"Budget ledger — {self.title_text}", classes="dialog-title")
+            yield Static(
+                f"{total_label(report)} tokens of context: prompt {report.prompt_tokens:,} of "
+                f"{report.available:,} available, {report.reserved_output:,} reserved for the reply; {exact}.",
+                classes="dialog-body",
+            )
+            yield DataTable(id="ledger", cursor_type="row", zebra_stripes=True)
+            yield Static("Esc or F4 closes", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for column in ("block", "tokens", "limit", "of n_ctx", "cut", "what it is"):
+            table.add_column(column, key=column)
+        n_ctx = self.report.n_ctx
+        for part in segments(self.report):
+            usage = self.report.block(part.name)
+            limit = f"{usage.limit:,}" if usage and usage.limit else "—"
+            cut = Text(f"{CUT_MARK} {part.cut}", style="bold") if part.cut else Text("—", style="dim")
+            table.add_row(part.label, f"{part.tokens:,}", limit, _share(part.tokens, n_ctx), cut,
+                          EXPLAINED.get(part.name, ""), key=part.name)
+        table.add_row(Text("total", style="bold"), f"{self.report.prompt_tokens + self.report.reserved_output:,}",
+                      f"{n_ctx:,}", _share(self.report.prompt_tokens + self.report.reserved_output, n_ctx), "",
+                      "prompt + reply", key="total")
+        table.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

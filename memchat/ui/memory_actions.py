@@ -1,0 +1,182 @@
+"""Pin, forget (with undo), purge, edit, add and go-to-source: the memory keys of every screen.
+
+Screens that show memories (the chat screen's inspector, the browser) mix in
+`MemoryCommands` and say which memory is selected. Every change is written to
+the store at once and announced with a `MemoryCommands.Changed` message, which
+the app turns into a redraw of every open view. Forgetting is soft: the
+previous status goes on the app's `ForgetLog`, and undo restores it. Edits and
+hand-added memories are embedded, so they run in a thread worker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import work
+from textual.message import Message
+from textual.screen import Screen
+
+from memchat.pipeline.services import Services
+from memchat.types import MemchatError, Memory, MemoryDraft
+from memchat.ui.dialogs import AddMemoryDialog, ConfirmDialog, TextDialog
+from memchat.ui.feedback import notify_error
+from memchat.ui.transcript_screen import TranscriptScreen
+
+
+class ForgetLog:
+    """Memories forgotten from the UI, newest last, each with the status that undo restores."""
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[int, str]] = []
+
+    def push(self, memory_id: int, previous_status: str) -> None:
+        self._entries.append((memory_id, previous_status))
+
+    def pop(self) -> tuple[int, str] | None:
+        return self._entries.pop() if self._entries else None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class MemoryCommands(Screen):
+    """A screen whose memory keys act on `selected_memory_id()`."""
+
+    @dataclass
+    class Changed(Message):
+        """Stored memories changed; every view of them should redraw."""
+
+        memory_id: int | None = None
+
+    services: Services
+    forget_log: ForgetLog
+
+    def selected_memory_id(self) -> int | None:
+        raise NotImplementedError
+
+    def reload_memories(self) -> None:
+        """Redraw from the store; called by the app after any change."""
+
+    # ---- helpers ----------------------------------------------------------------
+    def _selected(self) -> Memory | None:
+        memory_id = self.selected_memory_id()
+        if memory_id is None:
+            self.notify("Select a memory first (Tab to a memory table, then the arrow keys).", severity="warning")
+            return None
+        memory = self.services.memories.get(memory_id)
+        if memory is None:
+            self.notify(f"Memory #{memory_id} no longer exists (purged).", severity="warning")
+        return memory
+
+    def _changed(self, memory_id: int | None) -> None:
+        self.post_message(self.Changed(memory_id))
+
+    # ---- actions ----------------------------------------------------------------
+    def action_pin(self) -> None:
+        memory = self._selected()
+        if memory is not None:
+            updated = self.services.memories.pin(memory.id, not memory.pinned)
+            self.notify(f"{'Pinned' if updated.pinned else 'Unpinned'} #{memory.id}.")
+            self._changed(memory.id)
+
+    def action_forget(self) -> None:
+        memory = self._selected()
+        if memory is None:
+            return
+        if memory.status == "deleted":
+            self.notify(f"#{memory.id} is already forgotten.", severity="warning")
+            return
+        self.services.memories.set_status(memory.id, "deleted")
+        self.forget_log.push(memory.id, memory.status)
+        self.notify(f"Forgot #{memory.id} — press u to undo.", title="forgotten")
+        self._changed(memory.id)
+
+    def action_undo(self) -> None:
+        entry = self.forget_log.pop()
+        if entry is None:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        memory_id, status = entry
+        if self.services.memories.get(memory_id) is None:
+            self.notify(f"#{memory_id} was purged; it cannot come back.", severity="warning")
+            return
+        self.services.memories.set_status(memory_id, status)
+        self.notify(f"Restored #{memory_id} ({status}).")
+        self._changed(memory_id)
+
+    def action_purge(self) -> None:
+        memory = self._selected()
+        if memory is None:
+            return
+
+        def purge(confirmed: bool | None) -> None:
+            if confirmed:
+                try:
+                    self.services.memories.purge(memory.id)
+                except MemchatError as error:
+                    notify_error(self, error)
+                    return
+                self.notify(f"Purged #{memory.id} for good.")
+                self._changed(memory.id)
+
+        self.app.push_screen(ConfirmDialog(
+            f"Purge memory #{memory.id}?",
+            f"“{memory.content}”\n\nThis erases it for good — the row, its search entry and its vector. "
+            "It cannot be undone (forget, f, can).",
+            "Purge",
+        ), purge)
+
+    def action_edit(self) -> None:
+        memory = self._selected()
+        if memory is None:
+            return
+
+        def save(text: str | None) -> None:
+            if text is not None and " ".join(text.split()) != memory.content:
+                self._write_edit(memory.id, text)
+
+        self.app.push_screen(TextDialog(f"Edit memory #{memory.id} [{memory.kind}]", memory.content,
+                                        "Ctrl+S saves (re-embeds and re-indexes) · Esc cancels"), save)
+
+    def action_add(self) -> None:
+        def add(draft: MemoryDraft | None) -> None:
+            if draft is not None:
+                self._write_draft(draft)
+
+        self.app.push_screen(AddMemoryDialog(classes="dialog-screen"), add)
+
+    def action_source(self) -> None:
+        memory = self._selected()
+        if memory is None:
+            return
+        if memory.source_message is None:
+            self.notify(f"#{memory.id} was added by hand; it has no source message.", severity="warning")
+            return
+        try:
+            message = self.services.sessions.message(memory.source_message)
+            session = self.services.sessions.get(message.session_id)
+        except MemchatError as error:
+            notify_error(self, error)
+            return
+        self.app.push_screen(TranscriptScreen(session, self.services.sessions.messages(session.id), message.id))
+
+    # ---- embedding writes, off the UI thread ---------------------------------------
+    @work(thread=True, group="memory-write")
+    def _write_edit(self, memory_id: int, text: str) -> None:
+        try:
+            self.services.memories.edit(memory_id, text)
+        except Exception as error:  # noqa: BLE001 - shown to the user, never a traceback
+            self.app.call_from_thread(notify_error, self, error)
+            return
+        self.app.call_from_thread(self.notify, f"Saved #{memory_id}.")
+        self.app.call_from_thread(self._changed, memory_id)
+
+    @work(thread=True, group="memory-write")
+    def _write_draft(self, draft: MemoryDraft) -> None:
+        try:
+            outcome = self.services.writer.apply(draft)
+        except Exception as error:  # noqa: BLE001 - shown to the user, never a traceback
+            self.app.call_from_thread(notify_error, self, error)
+            return
+        self.app.call_from_thread(self.notify, f"{outcome.action.capitalize()} #{outcome.memory_id}: {outcome.reason}.")
+        self.app.call_from_thread(self._changed, outcome.memory_id)

@@ -1,0 +1,113 @@
+"""The session's rolling summary and cross-turn notes, readable and editable.
+
+Both go into every prompt, so the user may correct them: the summary is
+replaced as a whole, a note is edited in place, and saving a note empty
+removes it. Dismissing says whether anything changed, so the chat screen can
+re-count the budget.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, Static
+
+from memchat.pipeline.services import Services
+from memchat.types import MemchatError, Session
+from memchat.ui import keys
+from memchat.ui.dialogs import TextDialog
+from memchat.ui.feedback import notify_error
+
+
+class NotesScreen(ModalScreen[bool]):
+    BINDINGS = keys.bindings("notes")
+
+    def __init__(self, services: Services, session: Session) -> None:
+        super().__init__(classes="dialog-screen")
+        self.services = services
+        self.session = session
+        self.changed = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(f"Session {self.session.name} — rolling summary", classes="dialog-title")
+            with VerticalScroll(id="summary-box"):
+                yield Static(id="summary", markup=False)
+            yield Label("Cross-turn notes", classes="dialog-title")
+            table = DataTable(id="notes", cursor_type="row", zebra_stripes=True)
+            table.add_column("id", key="id")
+            table.add_column("note", key="note")
+            yield table
+            yield Static("s edit summary · e/Enter edit note (empty removes it) · n add note · Esc close",
+                         classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one(DataTable).focus()
+
+    def reload(self) -> None:
+        sessions = self.services.sessions
+        summary = sessions.get(self.session.id).summary
+        self.query_one("#summary", Static).update(summary or "(empty — the summary starts when old messages "
+                                                            "leave the window)")
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for note in sessions.notes(self.session.id):
+            table.add_row(f"#{note.id}", note.text, key=str(note.id))
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
+
+    def _selected_note(self) -> tuple[int, str] | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return int(key.value or 0), str(table.get_cell(key, "note"))
+
+    def _saved(self) -> None:
+        self.changed = True
+        self.reload()
+
+    # ---- keys ---------------------------------------------------------------------
+    def action_edit_summary(self) -> None:
+        def save(text: str | None) -> None:
+            if text is not None:
+                self.services.sessions.set_summary(self.session.id, text.strip())
+                self.notify("Summary saved.")
+                self._saved()
+
+        current = self.services.sessions.get(self.session.id).summary
+        self.app.push_screen(TextDialog("Edit the rolling summary", current), save)
+
+    def action_edit_note(self) -> None:
+        selected = self._selected_note()
+        if selected is None:
+            self.notify("No notes yet — n adds one.", severity="warning")
+            return
+        note_id, text = selected
+
+        def save(new_text: str | None) -> None:
+            if new_text is not None:
+                self.services.sessions.edit_note(note_id, new_text)
+                self.notify("Note removed." if not new_text.strip() else "Note saved.")
+                self._saved()
+
+        self.app.push_screen(TextDialog(f"Edit note #{note_id}", text, "Ctrl+S saves (empty removes the note) · "
+                                                                      "Esc cancels"), save)
+
+    def action_add_note(self) -> None:
+        def save(text: str | None) -> None:
+            if text and text.strip():
+                try:
+                    self.services.sessions.add_note(self.session.id, text.strip())
+                except MemchatError as error:
+                    notify_error(self, error)
+                    return
+                self._saved()
+
+        self.app.push_screen(TextDialog("Add a note (a standing instruction for this session)"), save)
+
+    def action_close(self) -> None:
+        self.dismiss(self.changed)
