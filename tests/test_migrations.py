@@ -16,7 +16,12 @@ def test_blank_database_gets_every_migration_once(tmp_path):
     assert again.scalar("SELECT COUNT(*) FROM _migrations") == len(MIGRATIONS)
 
 
-EXPECTED_TABLES = {1: {"sessions", "messages", "notes"}, 2: {"memories", "memories_fts"}, 3: {"turns", "meta"}}
+EXPECTED_TABLES = {
+    1: {"sessions", "messages", "notes"},
+    2: {"memories", "memories_fts"},
+    3: {"turns", "meta"},
+    4: {"memories_fts_vocab"},
+}
 
 
 class _Raw:

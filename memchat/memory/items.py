@@ -14,7 +14,7 @@ import sqlite_vec
 
 from memchat.engine.protocol import Embedder
 from memchat.memory.store import Database, Row
-from memchat.memory.terms import index_text, match_query
+from memchat.memory.terms import index_text, query_terms
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory, MemoryDraft
 
 _FIELDS = (
@@ -196,11 +196,29 @@ class MemoryStore:
         )
         return [(r["rowid"], 1.0 - r["distance"]) for r in rows]
 
-    def keyword(self, query: str, k: int, *, every: bool = False) -> list[tuple[int, float]]:
-        """(id, bm25 rank) of FTS matches (any term, or every term), best first; lower rank is better."""
-        expression = match_query(query, every=every)
-        if not expression:
+    def common_terms(self, terms: Sequence[str], share: float) -> set[str]:
+        """Terms found in more than `share` of all memories: they rank nothing and cost a full scan."""
+        if not terms:
+            return set()
+        total = int(self.db.scalar("SELECT COUNT(*) FROM memories"))
+        limit = max(200, int(total * share))
+        marks = ",".join("?" * len(terms))
+        rows = self.db.rows(f"SELECT term FROM memories_fts_vocab WHERE term IN ({marks}) AND doc > ?", [*terms, limit])
+        return {r["term"] for r in rows}
+
+    def keyword(self, query: str, k: int, *, every: bool = False, common_share: float = 0.05) -> list[tuple[int, float]]:
+        """(id, bm25 rank) of FTS matches (any term, or every term), best first; lower rank is better.
+
+        With `every=False`, terms in more than `common_share` of the memories are left out of the
+        query: they would match thousands of rows, all ranked low, at the cost of sorting them.
+        """
+        terms = query_terms(query)
+        if not every:
+            common = self.common_terms(terms, common_share)
+            terms = [t for t in terms if t not in common]
+        if not terms:
             return []
+        expression = (" AND " if every else " OR ").join(f'"{t}"' for t in terms)
         rows = self.db.rows(
             "WITH hits AS (SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts "
             "WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) SELECT rowid, rank FROM hits",

@@ -116,4 +116,14 @@ def m003_turns(db: Any) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_sessions, m002_memories, m003_turns]
+def m004_recall_indexes(db: Any) -> None:
+    """The attribute route looks items up by attribute; the keyword route asks how common a term is."""
+    db.execute(
+        """
+        CREATE INDEX memories_by_attribute ON memories(attribute, status);
+        CREATE VIRTUAL TABLE memories_fts_vocab USING fts5vocab(memories_fts, 'row');
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_sessions, m002_memories, m003_turns, m004_recall_indexes]

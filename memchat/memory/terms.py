@@ -73,11 +73,6 @@ def index_text(text: str) -> str:
     return " ".join(search_terms(text))
 
 
-def match_query(text: str, *, every: bool = False) -> str:
-    """An FTS5 MATCH expression: any (OR) or every (AND) meaningful term of `text`, each quoted."""
-    return (" AND " if every else " OR ").join(f'"{t}"' for t in query_terms(text))
-
-
 def has_cjk(text: str) -> bool:
     return bool(_IS_CJK.search(text))
 

@@ -70,7 +70,7 @@ class MemchatApp(App[int]):
     def on_memory_commands_changed(self, message: MemoryCommands.Changed) -> None:
         for screen in self.screen_stack:
             if isinstance(screen, MemoryCommands):
-                screen.reload_memories()
+                screen.reload_memories(message.recount)
 
     def finish_background_work(self, timeout: float = EXIT_WAIT_SECONDS) -> None:
         """Let a cancelled turn record itself and the last extraction finish (after the UI has closed)."""

@@ -117,7 +117,7 @@ class BrowserScreen(MemoryCommands):
     def _filter_changed(self) -> None:
         self.reload_memories()
 
-    def reload_memories(self) -> None:
+    def reload_memories(self, recount: bool = True) -> None:
         """Re-run the current query and filters; keeps the highlighted memory if it is still listed."""
         if self.query_text:
             self._search(self.query_text)

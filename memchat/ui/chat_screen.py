@@ -216,7 +216,7 @@ class ChatScreen(MemoryCommands):
             written = [f"{o.action} #{o.memory_id}: {o.content}" for o in event.outcomes if o.action in VISIBLE_OUTCOMES]
             if written:
                 self.notify("\n".join(written), title="memory", markup=False)
-        self._changed(None)
+        self.post_message(self.Changed(None, recount=False))
 
     def on_chat_screen_turn_failed(self, message: TurnFailed) -> None:
         for widget in (self._user, self._reply):
@@ -257,10 +257,10 @@ class ChatScreen(MemoryCommands):
     def selected_memory_id(self) -> int | None:
         return self.query_one(Inspector).selected_memory_id if self.inspector_open else None
 
-    def reload_memories(self) -> None:
+    def reload_memories(self, recount: bool = True) -> None:
         inspector = self.query_one(Inspector)
         inspector.refresh_memories(self.services.memories.many(inspector.memory_ids))
-        if not self.streaming:
+        if recount and not self.streaming:
             self.preview_budget(self.query_one(PromptInput).text)
 
     # ---- keys ----------------------------------------------------------------------

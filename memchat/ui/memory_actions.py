@@ -47,6 +47,8 @@ class MemoryCommands(Screen):
         """Stored memories changed; every view of them should redraw."""
 
         memory_id: int | None = None
+        recount: bool = True
+        """The next prompt may have changed (a pin, an edit…): re-count the budget."""
 
     services: Services
     forget_log: ForgetLog
@@ -54,7 +56,7 @@ class MemoryCommands(Screen):
     def selected_memory_id(self) -> int | None:
         raise NotImplementedError
 
-    def reload_memories(self) -> None:
+    def reload_memories(self, recount: bool = True) -> None:
         """Redraw from the store; called by the app after any change."""
 
     # ---- helpers ----------------------------------------------------------------

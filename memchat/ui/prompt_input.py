@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -51,6 +52,17 @@ class PromptInput(TextArea):
         self.placeholder = BUSY_PLACEHOLDER if busy else IDLE_PLACEHOLDER
 
     # ---- keys ---------------------------------------------------------------
+    async def _on_key(self, event: events.Key) -> None:
+        """Send and newline keys, handled in order with typed text (a priority binding could overtake it).
+
+        Without `prevent_default` the key goes on to TextArea's own handler, which inserts it.
+        """
+        active = self.screen.active_bindings.get(event.key)
+        if active is not None and active.node is self and active.binding.action in ("send", "newline"):
+            event.stop()
+            event.prevent_default()
+            await self.run_action(active.binding.action)
+
     def action_send(self) -> None:
         text = self.text
         if self.busy or not text.strip():

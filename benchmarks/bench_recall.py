@@ -1,0 +1,145 @@
+"""Recall latency at scale, measured against a bare sqlite-vec KNN in the same run.
+
+    python benchmarks/bench_recall.py [--sizes 10000 100000] [--queries 200]
+
+Fills a fresh database per size with synthetic memories (template sentences,
+unit vectors clustered around topic centroids so that KNN has real structure),
+then times, for the same query vectors:
+- bare KNN: `SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?`
+- recall without embedding: the full hybrid recall (KNN + FTS + attributes + pinned, scoring, selection)
+- recall with embedding: the same plus embedding the query text with the real embedding model
+Ratios are printed from this one run (machines are noisy: compare within a run only).
+Targets (issue 3): recall p50 ≤ 25 ms at 10k including the query embedding; ≤ 1.5× bare KNN at 100k.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import sqlite_vec
+
+from memchat.cli.wiring import resolve_model
+from memchat.config import RecallSettings
+from memchat.engine.llama import LlamaEmbedder
+from memchat.memory.items import MemoryStore
+from memchat.memory.recall import Recaller
+from memchat.memory.store import Database
+from memchat.memory.terms import index_text
+
+SUBJECTS = ["coffee", "tea", "hiking", "jazz", "python", "garden", "cycling", "Lisbon", "Tokyo", "chess", "piano",
+            "sushi", "football", "novels", "yoga", "cats", "dogs", "painting", "skiing", "baking"]
+TEMPLATES = ["The user enjoys {s} on {d}.", "The user's friend {n} talked about {s}.", "The user bought {s} gear in {m}.",
+             "The user wants to learn more about {s}.", "The user had a long chat about {s} with {n}."]
+NAMES = ["Ana", "Rui", "Mei", "Tom", "Ines", "Kai", "Lena", "Omar"]
+DAYS = ["Monday", "Tuesday", "Friday", "weekends", "holidays"]
+MONTHS = ["March", "May", "June", "October", "December"]
+QUERIES = ["What do I like to drink in the morning?", "Which sports do I do?", "Tell me about my friend Rui",
+           "Where did I travel last year?", "What music do I listen to?", "Do I have any pets?"]
+
+
+def fill(db: Database, count: int, dim: int, rng: random.Random) -> None:
+    nprng = np.random.default_rng(rng.randint(0, 2**31))
+    centroids = nprng.normal(size=(len(SUBJECTS), dim)).astype(np.float32)
+    now = time.time()
+    batch = 5000
+    for start in range(0, count, batch):
+        rows, vectors = [], []
+        for i in range(start, min(count, start + batch)):
+            topic = rng.randrange(len(SUBJECTS))
+            text = rng.choice(TEMPLATES).format(s=SUBJECTS[topic], d=rng.choice(DAYS), n=rng.choice(NAMES),
+                                                m=rng.choice(MONTHS)) + f" (note {i})"
+            age = rng.random() * 365 * 86400
+            rows.append(("fact", text, "user", SUBJECTS[topic].lower(), rng.random(), 0.8, now - age, now - age,
+                         now - age, index_text(text)))
+            vector = centroids[topic] + nprng.normal(scale=1.2, size=dim).astype(np.float32)
+            vectors.append(vector / np.linalg.norm(vector))
+        with db.transaction():
+            first = int(db.scalar("SELECT COALESCE(MAX(id), 0) FROM memories")) + 1
+            db.conn.executemany(
+                "INSERT INTO memories (kind, content, subject, attribute, importance, confidence, created_at, "
+                "updated_at, last_access_at, search_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.conn.executemany("INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
+                                [(first + j, sqlite_vec.serialize_float32(v.tolist())) for j, v in enumerate(vectors)])
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(size: int, queries: int, embedder: LlamaEmbedder, workdir: Path) -> dict[str, float]:
+    rng = random.Random(size)
+    db = Database(workdir / f"bench-{size}.db")
+    store = MemoryStore(db, embedder)
+    started = time.perf_counter()
+    fill(db, size, embedder.dim, rng)
+    fill_s = time.perf_counter() - started
+    settings = RecallSettings()
+    recaller = Recaller(store, settings)
+    texts = [QUERIES[i % len(QUERIES)] for i in range(queries)]
+    query_vectors = embedder.embed(texts)
+    count = lambda text: len(text) // 4  # noqa: E731 - token counting is not what is measured here
+
+    def run(fn: object) -> list[float]:
+        samples = []
+        for index in range(queries):
+            t0 = time.perf_counter()
+            fn(index)  # type: ignore[operator]
+            samples.append((time.perf_counter() - t0) * 1000)
+        return samples
+
+    def bare(i: int) -> None:
+        db.rows("SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?",
+                (sqlite_vec.serialize_float32(query_vectors[i]), settings.knn_k))
+
+    def recall_vec(i: int) -> None:
+        recaller.recall(texts[i], token_limit=400, count_tokens=count, vector=query_vectors[i], touch=False)
+
+    def recall_text(i: int) -> None:
+        recaller.recall(texts[i], token_limit=400, count_tokens=count, touch=False)
+
+    for fn in (bare, recall_vec, recall_text):  # warm the page cache and the model once
+        fn(0)
+    # interleave the three so drift in machine load hits them alike
+    results: dict[str, list[float]] = {"bare": [], "recall": [], "recall+embed": []}
+    for _ in range(3):
+        results["bare"] += run(bare)
+        results["recall"] += run(recall_vec)
+        results["recall+embed"] += run(recall_text)
+    db.close()
+    out = {"fill_s": fill_s}
+    for name, samples in results.items():
+        out[f"{name}_p50"] = statistics.median(samples)
+        out[f"{name}_p95"] = percentile(samples, 0.95)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    path, _ = resolve_model("all-minilm-l6-v2", progress=True)
+    embedder = LlamaEmbedder(path, n_threads=args.threads)
+    with tempfile.TemporaryDirectory(prefix="memchat-bench-") as tmp:
+        print(f"{'size':>8} {'fill s':>7} {'bare p50':>9} {'p95':>7} {'recall p50':>11} {'p95':>7} "
+              f"{'+embed p50':>11} {'p95':>7} {'recall/bare':>12}")
+        for size in args.sizes:
+            r = measure(size, args.queries, embedder, Path(tmp))
+            print(f"{size:>8} {r['fill_s']:7.1f} {r['bare_p50']:9.2f} {r['bare_p95']:7.2f} {r['recall_p50']:11.2f} "
+                  f"{r['recall_p95']:7.2f} {r['recall+embed_p50']:11.2f} {r['recall+embed_p95']:7.2f} "
+                  f"{r['recall_p50'] / r['bare_p50']:11.2f}×")
+    print("times in ms; targets: +embed p50 ≤ 25 ms at 10k, recall/bare ≤ 1.5× at 100k")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

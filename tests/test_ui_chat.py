@@ -1,0 +1,211 @@
+"""TUI v1: streaming chat, Esc cancel, input keys, history, errors, help, themes, narrow layout."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from memchat.cli.wiring import build_services, open_conversation
+from memchat.config import load_settings
+from memchat.engine.fake import FakeEmbedder, FakeEngine
+from memchat.types import MemchatError
+from memchat.ui import keys, themes
+from memchat.ui.app import MemchatApp
+from memchat.ui.chat_view import AssistantMessage, ChatView, UserMessage
+from memchat.ui.help_screen import HelpScreen
+from memchat.ui.inspector import Inspector
+from memchat.ui.prompt_input import PromptInput
+from memchat.ui.status_line import StatusLine
+
+LONG_REPLY = " ".join(f"word{i}" for i in range(200))
+
+
+@pytest.fixture
+def settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMCHAT_HOME", str(tmp_path))
+    return load_settings(overrides={"db": str(tmp_path / "t.db")})
+
+
+def make_app(settings, replies=(), *, delay=0.0, engine=None, **kwargs) -> MemchatApp:
+    engine = engine or FakeEngine(replies, delay=delay)
+    return MemchatApp.from_settings(settings, engine=engine, embedder=FakeEmbedder(), **kwargs)
+
+
+async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*[{" ": "space", "?": "question_mark", ".": "full_stop", ",": "comma"}.get(c, c) for c in text])
+
+
+async def send(pilot, text: str) -> None:
+    await type_text(pilot, text)
+    await pilot.press("enter")
+
+
+def notifications(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_reply_streams_into_the_chat_pane(settings):
+    app = make_app(settings, ["Hello! **Nice** to meet you."])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "hi there")
+        chat = app.chat.query_one(ChatView)
+        await wait_until(pilot, lambda: chat.replies and not app.chat.streaming)
+        assert [m.text for m in chat.query(UserMessage)] == ["hi there"]
+        reply = chat.replies[-1]
+        assert reply.source == "Hello! **Nice** to meet you."
+        assert not reply.cancelled
+        assert app.chat.query_one(PromptInput).text == ""
+        assert app.chat.query_one(StatusLine).tokens_per_second is not None
+        stored = app.conversation.history()
+        assert [m.role for m in stored] == ["user", "assistant"]
+
+
+async def test_escape_stops_the_reply_and_keeps_it_marked(settings):
+    app = make_app(settings, [LONG_REPLY], delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "tell me a long story")
+        chat = app.chat.query_one(ChatView)
+        await wait_until(pilot, lambda: chat.replies and len(chat.replies[-1].source.split()) >= 3)
+        prompt = app.chat.query_one(PromptInput)
+        assert prompt.read_only and prompt.has_class("-busy")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.chat.streaming, timeout=2.0)
+        reply = chat.replies[-1]
+        assert reply.cancelled and reply.has_class("-stopped")
+        assert "(stopped)" in str(reply.query_one(".reply-status").render())
+        stored = app.conversation.history()[-1]
+        assert stored.cancelled and stored.role == "assistant"
+        assert 3 <= len(stored.content.split()) < 200
+        assert reply.source == stored.content
+        assert not prompt.read_only
+
+
+async def test_ctrl_j_inserts_a_newline_and_enter_sends_both_lines(settings):
+    app = make_app(settings, ["ok"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_text(pilot, "line one")
+        await pilot.press("ctrl+j")
+        await type_text(pilot, "line two")
+        assert app.chat.query_one(PromptInput).text == "line one\nline two"
+        assert not app.chat.query_one(ChatView).replies
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.chat.streaming and app.conversation.history())
+        assert app.conversation.history()[0].content == "line one\nline two"
+
+
+async def test_a_resumed_session_shows_its_messages(settings):
+    services = build_services(settings, engine=FakeEngine(["First answer.", LONG_REPLY]), embedder=FakeEmbedder())
+    conversation = open_conversation(services, "daily")
+    conversation.run_turn("first question")
+    conversation.run_turn("second question", should_stop=lambda: True)
+    conversation.wait()
+    app = MemchatApp(services, open_conversation(services, "daily"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        chat = app.chat.query_one(ChatView)
+        assert [m.text for m in chat.query(UserMessage)] == ["first question", "second question"]
+        replies = list(chat.query(AssistantMessage))
+        assert replies[0].source == "First answer."
+        assert replies[1].cancelled
+        assert app.chat.query_one(StatusLine).session == "daily"
+
+
+class FailingEngine(FakeEngine):
+    def stream(self, messages, **kwargs):
+        raise MemchatError("the model crashed", "restart memchat")
+        yield ""  # pragma: no cover - makes this a generator
+
+
+async def test_a_failed_turn_shows_the_hint_and_gives_the_text_back(settings):
+    app = make_app(settings, engine=FailingEngine())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "hello")
+        prompt = app.chat.query_one(PromptInput)
+        await wait_until(pilot, lambda: prompt.text == "hello")
+        assert not app.chat.streaming and not prompt.read_only
+        assert any("the model crashed" in n and "restart memchat" in n for n in notifications(app))
+        assert not app.chat.query_one(ChatView).replies
+
+
+async def test_help_lists_every_key_with_remapping(settings):
+    settings.ui.keys = {"pin": "ctrl+t"}
+    app = make_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.query_one("#help-keys")
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        assert len(rows) == len(keys.KEYMAP)
+        pin = next(r for r in rows if r[2] == "Pin/unpin")
+        assert pin[1] == "^t"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_unknown_key_action_is_a_clear_error(settings):
+    settings.ui.keys = {"pinn": "ctrl+t"}
+    with pytest.raises(MemchatError) as caught:
+        make_app(settings)
+    assert "pinn" in caught.value.message and "pin" in caught.value.hint
+
+
+def test_themes_load_from_the_themes_folder():
+    own = themes.load_themes()
+    assert {"memchat-dark", "memchat-light"} <= set(own)
+    assert own["memchat-dark"].dark and not own["memchat-light"].dark
+    assert "budget-window" in own["memchat-light"].variables
+
+
+def test_unknown_theme_lists_the_available_ones(settings):
+    settings.ui.theme = "solarised-nope"
+    with pytest.raises(MemchatError) as caught:
+        make_app(settings)
+    assert "solarised-nope" in caught.value.message
+    assert "memchat-dark" in caught.value.hint and "memchat-light" in caught.value.hint
+
+
+async def test_light_theme_and_builtin_themes_render(settings):
+    settings.ui.theme = "memchat-light"
+    app = make_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.theme == "memchat-light"
+        app.theme = "nord"  # a theme without memchat's variables falls back to its own colours
+        await pilot.pause()
+        assert app.chat.query_one("BudgetBar").render()
+
+
+async def test_narrow_terminal_hides_the_inspector_and_f2_shows_it(settings):
+    app = make_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        inspector = app.chat.query_one(Inspector)
+        assert not inspector.display
+        await pilot.press("f2")
+        assert inspector.display
+        await pilot.press("f2")
+        assert not inspector.display
+
+
+async def test_wide_terminal_shows_the_inspector_and_it_can_be_resized(settings):
+    app = make_app(settings)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        inspector = app.chat.query_one(Inspector)
+        assert inspector.display
+        width = inspector.size.width
+        await pilot.press("alt+right")
+        await pilot.pause()
+        assert inspector.size.width == width + 8
+        await pilot.press("alt+left", "alt+left")
+        await pilot.pause()
+        assert inspector.size.width == width - 8

@@ -1,0 +1,178 @@
+"""The budget bar, the budget ledger and the memory inspector."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memchat.config import load_settings
+from memchat.engine.fake import FakeEmbedder, FakeEngine
+from memchat.types import MemoryDraft
+from memchat.ui.app import MemchatApp
+from memchat.ui.budget_bar import CUT_MARK, BudgetBar, cell_widths, segments, total_label
+from memchat.ui.inspector import PINNED_MARK, Inspector
+from memchat.ui.ledger_screen import LedgerScreen
+from memchat.ui.prompt_input import PromptInput
+
+
+@pytest.fixture
+def settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMCHAT_HOME", str(tmp_path))
+    return load_settings(overrides={"db": str(tmp_path / "t.db")})
+
+
+def make_app(settings, replies=(), *, n_ctx=2048) -> MemchatApp:
+    return MemchatApp.from_settings(settings, engine=FakeEngine(replies, n_ctx=n_ctx), embedder=FakeEmbedder())
+
+
+def seed(app: MemchatApp) -> dict[str, int]:
+    drafts = {
+        "lisbon": MemoryDraft(kind="fact", content="The user lives in Lisbon.", attribute="home_city"),
+        "tea": MemoryDraft(kind="preference", content="The user prefers green tea.", attribute="drink"),
+        "dog": MemoryDraft(kind="relation", content="The user has a dog named Rex.", attribute="dog"),
+    }
+    return {name: app.services.writer.apply(d).memory_id for name, d in drafts.items()}
+
+
+async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+async def chat(pilot, app: MemchatApp, text: str) -> None:
+    app.chat.query_one(PromptInput).load_text(text)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not app.chat.streaming and app.conversation.history()[-1].role == "assistant")
+    app.conversation.wait()
+    await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
+
+
+def test_cells_are_proportional_and_every_used_block_is_visible():
+    assert cell_widths([50, 50], 10) == [5, 5]
+    assert sum(cell_widths([1, 1000, 3], 40)) == 40
+    assert all(cell_widths([1, 1000, 3], 40))
+    assert cell_widths([0, 0], 10) == [0, 0]
+
+
+async def test_budget_bar_counts_the_draft_exactly_like_preview(settings):
+    app = make_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        bar = app.chat.query_one(BudgetBar)
+        await wait_until(pilot, lambda: bar.report is not None)
+        empty = bar.report.prompt_tokens
+        draft = "where do I live, and what do I like to drink in the morning?"
+        await pilot.press(*"where")  # real typing, then the rest at once
+        app.chat.query_one(PromptInput).insert(draft[5:])
+        expected = app.conversation.preview(draft)
+        await wait_until(pilot, lambda: bar.report.prompt_tokens == expected.prompt_tokens)
+        assert bar.title == "next prompt"
+        assert bar.report.prompt_tokens > empty
+        assert bar.report.block("input").tokens == expected.block("input").tokens
+        assert f"{expected.prompt_tokens:,} / 2,048" in str(bar.render())
+
+
+async def test_budget_bar_after_a_turn_shows_the_prompt_really_sent(settings):
+    app = make_app(settings, ["Noted."])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await chat(pilot, app, "I live in Lisbon.")
+        bar = app.chat.query_one(BudgetBar)
+        engine = app.services.engine
+        assert bar.title == "last prompt"
+        assert bar.report.prompt_tokens == engine.count_messages(engine.prompts[-1])
+        assert bar.report.block("input").tokens == engine.count("I live in Lisbon.")
+        assert total_label(bar.report) in str(bar.render())
+
+
+async def test_a_cut_block_is_marked_and_the_ledger_says_why(settings):
+    app = make_app(settings, n_ctx=512)
+    async with app.run_test(size=(120, 40)) as pilot:
+        bar = app.chat.query_one(BudgetBar)
+        app.chat.query_one(PromptInput).load_text("word " * 400)
+        await wait_until(pilot, lambda: bar.report is not None and bar.report.block("input").cut)
+        assert CUT_MARK in str(bar.render())
+        await pilot.click(BudgetBar)
+        await wait_until(pilot, lambda: isinstance(app.screen, LedgerScreen))
+        table = app.screen.query_one("#ledger")
+        names = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        assert names[:8] == ["system", "notes", "pinned", "summary", "window", "recalled", "input", "format"]
+        assert "reply" in names and "free" in names
+        input_row = table.get_row("input")
+        assert "input cut" in str(input_row[4])
+        await pilot.press("escape")
+        assert not isinstance(app.screen, LedgerScreen)
+        await pilot.press("f4")
+        assert isinstance(app.screen, LedgerScreen)
+
+
+def test_segments_cover_the_whole_context(settings):
+    app = make_app(settings)
+    report = app.conversation.preview("hello")
+    parts = segments(report)
+    assert sum(p.tokens for p in parts) == report.n_ctx
+    assert [p.name for p in parts][-2:] == ["reserved", "free"]
+
+
+async def test_inspector_lists_every_candidate_with_its_reason(settings):
+    app = make_app(settings, ["You live in Lisbon."])
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        candidates = app.conversation.last_recall.candidates
+        table = app.chat.query_one("#candidates")
+        assert table.row_count == len(candidates) >= 2
+        for candidate in candidates:
+            row = table.get_row(str(candidate.memory.id))
+            assert row[1] == ("✔" if candidate.selected else "")
+            assert row[8] == candidate.reason
+            assert row[2] == f"{candidate.score:.2f}"
+        assert table.get_row(str(ids["lisbon"]))[1] == "✔"
+        assert any(not c.selected for c in candidates)
+
+
+async def test_inspector_shows_writes_and_extraction_failures(settings):
+    app = make_app(settings, ["Noted."])
+    app.services.engine.enqueue_json("{not json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "I live in Porto.")
+        writes = app.chat.query_one("#writes")
+        actions = [str(writes.get_row_at(i)[0]) for i in range(writes.row_count)]
+        assert "added" in actions
+        failures = app.chat.query_one("#failures")
+        assert failures.display
+        assert "{not json" in str(failures.render())
+
+
+async def test_pin_from_the_inspector_persists_and_updates_the_row(settings):
+    app = make_app(settings, ["ok"])
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        inspector = app.chat.query_one(Inspector)
+        table = app.chat.query_one("#candidates")
+        table.focus()
+        table.move_cursor(row=table.get_row_index(str(ids["lisbon"])))
+        await pilot.press("p")
+        assert app.services.memories.get(ids["lisbon"]).pinned
+        assert inspector.pin_cell(ids["lisbon"]) == PINNED_MARK
+        bar = app.chat.query_one(BudgetBar)
+        await wait_until(pilot, lambda: bar.report.block("pinned").tokens > 0)
+        await pilot.press("p")
+        assert not app.services.memories.get(ids["lisbon"]).pinned
+        assert inspector.pin_cell(ids["lisbon"]) == ""
+
+
+async def test_resuming_shows_the_last_turn_in_the_inspector(settings):
+    app = make_app(settings, ["ok"])
+    seed(app)
+    conversation = app.conversation
+    conversation.run_turn("Where in Lisbon do I live?")
+    conversation.wait()
+    again = MemchatApp(app.services, conversation)
+    async with again.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        table = again.chat.query_one("#candidates")
+        assert table.row_count == len(conversation.last_recall.candidates)

@@ -1,0 +1,225 @@
+"""Memory keys (forget/undo, purge, edit, add, source), the browser, summary & notes, snapshot export."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from memchat import paths
+from memchat.config import load_settings
+from memchat.engine.fake import FakeEmbedder, FakeEngine
+from memchat.types import MemoryDraft
+from memchat.ui.app import MemchatApp
+from memchat.ui.browser import BrowserScreen
+from memchat.ui.dialogs import AddMemoryDialog, ConfirmDialog, TextDialog
+from memchat.ui.inspector import Inspector
+from memchat.ui.notes_screen import NotesScreen
+from memchat.ui.prompt_input import PromptInput
+from memchat.ui.transcript_screen import TranscriptScreen
+
+
+@pytest.fixture
+def settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMCHAT_HOME", str(tmp_path))
+    return load_settings(overrides={"db": str(tmp_path / "t.db")})
+
+
+@pytest.fixture
+def app(settings) -> MemchatApp:
+    return MemchatApp.from_settings(settings, engine=FakeEngine(), embedder=FakeEmbedder())
+
+
+def seed(app: MemchatApp) -> dict[str, int]:
+    drafts = {
+        "lisbon": MemoryDraft(kind="fact", content="The user lives in Lisbon.", attribute="home_city"),
+        "tea": MemoryDraft(kind="preference", content="The user prefers green tea.", attribute="drink"),
+        "dog": MemoryDraft(kind="relation", content="The user has a dog named Rex.", attribute="dog"),
+    }
+    return {name: app.services.writer.apply(d).memory_id for name, d in drafts.items()}
+
+
+async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+async def chat(pilot, app: MemchatApp, text: str) -> None:
+    app.chat.query_one(PromptInput).load_text(text)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not app.chat.streaming and app.conversation.history()[-1].role == "assistant")
+    app.conversation.wait()
+    await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
+
+
+async def select_candidate(pilot, app: MemchatApp, memory_id: int) -> None:
+    table = app.chat.query_one("#candidates")
+    table.focus()
+    table.move_cursor(row=table.get_row_index(str(memory_id)))
+    await pilot.pause()
+
+
+def content_cell(app: MemchatApp, memory_id: int) -> str:
+    return str(app.chat.query_one("#candidates").get_cell(str(memory_id), "content"))
+
+
+async def replace_dialog_text(pilot, app: MemchatApp, text: str) -> None:
+    area = app.screen.query_one("#dialog-text")
+    area.load_text(text)
+    await pilot.press("ctrl+s")
+
+
+async def test_forget_then_undo_restores_the_status(app):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        await select_candidate(pilot, app, ids["lisbon"])
+        await pilot.press("f")
+        assert app.services.memories.get(ids["lisbon"]).status == "deleted"
+        assert content_cell(app, ids["lisbon"]).startswith("[deleted]")
+        assert any("press u to undo" in n.message for n in app._notifications)
+        await pilot.press("u")
+        assert app.services.memories.get(ids["lisbon"]).status == "active"
+        assert content_cell(app, ids["lisbon"]) == "The user lives in Lisbon."
+
+
+async def test_purge_asks_first_and_then_erases(app):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        await select_candidate(pilot, app, ids["lisbon"])
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")
+        assert app.services.memories.get(ids["lisbon"]) is not None
+        await pilot.press("x")
+        await pilot.press("y")
+        assert app.services.memories.get(ids["lisbon"]) is None
+        assert content_cell(app, ids["lisbon"]) == "[purged]"
+        assert app.services.memories.check_integrity() == []
+
+
+async def test_edit_in_place_rewrites_the_memory(app):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        await select_candidate(pilot, app, ids["lisbon"])
+        await pilot.press("e")
+        assert isinstance(app.screen, TextDialog)
+        assert app.screen.query_one("#dialog-text").text == "The user lives in Lisbon."
+        await replace_dialog_text(pilot, app, "The user lives in Porto.")
+        await wait_until(pilot, lambda: app.services.memories.get(ids["lisbon"]).content == "The user lives in Porto.")
+        await wait_until(pilot, lambda: content_cell(app, ids["lisbon"]) == "The user lives in Porto.")
+        assert [i for i, _ in app.services.memories.keyword("Porto", 5)] == [ids["lisbon"]]
+
+
+async def test_add_a_memory_by_hand(app):
+    async with app.run_test(size=(160, 45)) as pilot:
+        app.chat.query_one("#candidates").focus()
+        await pilot.press("a")
+        assert isinstance(app.screen, AddMemoryDialog)
+        app.screen.query_one("#kind").value = "preference"
+        await replace_dialog_text(pilot, app, "The user is vegetarian.")
+        await wait_until(pilot, lambda: app.services.memories.list())
+        [memory] = app.services.memories.list()
+        assert (memory.content, memory.kind) == ("The user is vegetarian.", "preference")
+
+
+async def test_browser_searches_filters_and_reflects_changes(app):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f3")
+        assert isinstance(app.screen, BrowserScreen)
+        browser = app.screen
+        table = browser.query_one("#memories")
+        assert table.row_count == 3
+        browser.query_one("#search").value = "green tea"
+        await wait_until(pilot, lambda: table.row_count and table.get_row_at(0)[0] == f"#{ids['tea']}")
+        browser.query_one("#search").value = ""
+        await wait_until(pilot, lambda: table.row_count == 3)
+        browser.query_one("#kind").value = "relation"
+        await wait_until(pilot, lambda: table.row_count == 1)
+        assert table.get_row_at(0)[0] == f"#{ids['dog']}"
+        table.focus()
+        await pilot.press("p")
+        assert app.services.memories.get(ids["dog"]).pinned
+        assert table.get_row_at(0)[3] == "●"
+        await pilot.press("f")
+        assert app.services.memories.get(ids["dog"]).status == "deleted"
+        await wait_until(pilot, lambda: table.row_count == 0)
+        browser.query_one("#status").value = "deleted"
+        await wait_until(pilot, lambda: table.row_count == 1)
+        await pilot.press("u")
+        assert app.services.memories.get(ids["dog"]).status == "active"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, BrowserScreen)
+
+
+async def test_browser_detail_shows_history_and_jumps_to_the_source(app):
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "I live in Porto.")
+        await chat(pilot, app, "I live in Lisbon now.")
+        await pilot.press("f3")
+        browser = app.screen
+        table = browser.query_one("#memories")
+        newest = max(m.id for m in app.services.memories.list())
+        table.move_cursor(row=table.get_row_index(str(newest)))
+        await pilot.pause()
+        detail = str(browser.query_one("#detail").render())
+        assert "History" in detail and "superseded" in detail and "Porto" in detail
+        source = app.services.memories.get(newest).source_message
+        await pilot.press("g")
+        assert isinstance(app.screen, TranscriptScreen)
+        assert app.screen.query_one(f"#message-{source}").has_class("-source")
+        await pilot.press("escape")
+        assert app.screen is browser
+
+
+async def test_export_snapshot_writes_files_that_parse(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f6")
+        assert any(n.severity == "error" for n in app._notifications)  # no turn yet: a hint, no crash
+        await chat(pilot, app, "I live in Lisbon.")
+        await pilot.press("f6")
+        await pilot.press("f7")
+        folder = paths.snapshots_dir()
+        markdown = next(folder.glob("*.md")).read_text(encoding="utf-8")
+        assert markdown.startswith("# memchat turn 1")
+        data = json.loads(next(folder.glob("*.json")).read_text(encoding="utf-8"))
+        assert data["turn"] == 1 and data["reply"]
+
+
+async def test_summary_and_notes_can_be_edited(app):
+    session_id = app.conversation.session.id
+    sessions = app.services.sessions
+    sessions.add_note(session_id, "Answer in French.")
+    sessions.add_note(session_id, "Never mention football.")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f5")
+        assert isinstance(app.screen, NotesScreen)
+        await pilot.press("s")
+        await replace_dialog_text(pilot, app, "We talked about Lisbon.")
+        assert sessions.get(session_id).summary == "We talked about Lisbon."
+        assert "We talked about Lisbon." in str(app.screen.query_one("#summary").render())
+        await pilot.press("e")
+        await replace_dialog_text(pilot, app, "Answer in Portuguese.")
+        assert [n.text for n in sessions.notes(session_id)] == ["Answer in Portuguese.", "Never mention football."]
+        await pilot.press("down", "e")
+        await replace_dialog_text(pilot, app, "")
+        assert [n.text for n in sessions.notes(session_id)] == ["Answer in Portuguese."]
+        await pilot.press("escape")
+        bar = app.chat.query_one("BudgetBar")
+        await wait_until(pilot, lambda: bar.report and bar.report.block("summary").tokens > 0)
+
+
+async def test_memory_keys_need_a_memory_table_focused(app):
+    seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("p")  # typed into the message box, not a pin
+        assert app.chat.query_one(PromptInput).text == "p"
+        assert not any(m.pinned for m in app.services.memories.list())
+        assert app.chat.query_one(Inspector).selected_memory_id is None
