@@ -14,3 +14,44 @@ def hermetic_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     for name in ("MEMCHAT_DB", "MEMCHAT_THEME"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+# The models `memchat models pull` put in the environment's own data dir (before the
+# hermetic MEMCHAT_HOME of each test): real-model tests reuse them, and pull them there
+# once if they are missing, so a fresh CI run fetches each model once.
+from memchat import paths as _paths  # noqa: E402
+
+_USER_MODELS_HOME = _paths.home()
+
+
+@pytest.fixture(scope="session")
+def real_model_paths() -> dict[str, Path]:
+    """{'chat': path, 'embed': path} of the default models, pulled on first use."""
+    import os
+
+    from memchat import models
+
+    saved = os.environ.get("MEMCHAT_HOME")
+    if _USER_MODELS_HOME is None:
+        os.environ.pop("MEMCHAT_HOME", None)
+    else:
+        os.environ["MEMCHAT_HOME"] = str(_USER_MODELS_HOME)
+    try:
+        return {role: models.ensure_model(models.default_model(role).name, progress=False) for role in ("chat", "embed")}
+    finally:
+        if saved is None:
+            os.environ.pop("MEMCHAT_HOME", None)
+        else:
+            os.environ["MEMCHAT_HOME"] = saved
+
+
+@pytest.fixture(scope="session")
+def real_engines(real_model_paths: dict[str, Path]):
+    """One real chat engine and embedder shared by the session (loading costs ~0.5 s)."""
+    from memchat.config import ModelSettings
+    from memchat.engine.llama import LlamaChatEngine, LlamaEmbedder
+
+    threads = ModelSettings().n_threads
+    engine = LlamaChatEngine(real_model_paths["chat"], n_ctx=2048, n_threads=threads, seed=42)
+    embedder = LlamaEmbedder(real_model_paths["embed"], n_threads=threads)
+    return engine, embedder

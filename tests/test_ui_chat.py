@@ -59,7 +59,7 @@ async def test_reply_streams_into_the_chat_pane(settings):
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "hi there")
         chat = app.chat.query_one(ChatView)
-        await wait_until(pilot, lambda: chat.replies and not app.chat.streaming)
+        await wait_until(pilot, lambda: chat.replies and not app.chat.pane.streaming)
         assert [m.text for m in chat.query(UserMessage)] == ["hi there"]
         reply = chat.replies[-1]
         assert reply.source == "Hello! **Nice** to meet you."
@@ -79,7 +79,7 @@ async def test_escape_stops_the_reply_and_keeps_it_marked(settings):
         prompt = app.chat.query_one(PromptInput)
         assert prompt.read_only and prompt.has_class("-busy")
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.chat.streaming, timeout=2.0)
+        await wait_until(pilot, lambda: not app.chat.pane.streaming, timeout=2.0)
         reply = chat.replies[-1]
         assert reply.cancelled and reply.has_class("-stopped")
         assert "(stopped)" in str(reply.query_one(".reply-status").render())
@@ -99,7 +99,7 @@ async def test_ctrl_j_inserts_a_newline_and_enter_sends_both_lines(settings):
         assert app.chat.query_one(PromptInput).text == "line one\nline two"
         assert not app.chat.query_one(ChatView).replies
         await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.chat.streaming and app.conversation.history())
+        await wait_until(pilot, lambda: not app.chat.pane.streaming and app.conversation.history())
         assert app.conversation.history()[0].content == "line one\nline two"
 
 
@@ -132,7 +132,7 @@ async def test_a_failed_turn_shows_the_hint_and_gives_the_text_back(settings):
         await send(pilot, "hello")
         prompt = app.chat.query_one(PromptInput)
         await wait_until(pilot, lambda: prompt.text == "hello")
-        assert not app.chat.streaming and not prompt.read_only
+        assert not app.chat.pane.streaming and not prompt.read_only
         assert any("the model crashed" in n and "restart memchat" in n for n in notifications(app))
         assert not app.chat.query_one(ChatView).replies
 
@@ -146,8 +146,8 @@ async def test_help_lists_every_key_with_remapping(settings):
         table = app.screen.query_one("#help-keys")
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         assert len(rows) == len(keys.KEYMAP)
-        pin = next(r for r in rows if r[2] == "Pin/unpin")
-        assert pin[1] == "^t"
+        pin = next(r for r in rows if r[1] == "Pin/unpin")
+        assert pin[0] == "^t"
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 
@@ -209,3 +209,56 @@ async def test_wide_terminal_shows_the_inspector_and_it_can_be_resized(settings)
         await pilot.press("alt+left", "alt+left")
         await pilot.pause()
         assert inspector.size.width == width - 8
+
+
+async def test_quitting_mid_reply_keeps_the_partial_reply(settings):
+    app = make_app(settings, [LONG_REPLY], delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "go on")
+        chat = app.chat.query_one(ChatView)
+        await wait_until(pilot, lambda: chat.replies and len(chat.replies[-1].source.split()) >= 2)
+        await pilot.press("ctrl+q")
+    app.finish_background_work(timeout=5)
+    last = app.conversation.history()[-1]
+    assert last.role == "assistant" and last.cancelled and len(last.content.split()) < 200
+
+
+async def test_question_mark_opens_help_unless_typing(settings):
+    app = make_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert app.chat.query_one(PromptInput).text == "?"
+        app.chat.query_one("#candidates").focus()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_inspector_collapses_when_the_terminal_shrinks(settings):
+    app = make_app(settings)
+    async with app.run_test(size=(160, 45)) as pilot:
+        inspector = app.chat.query_one(Inspector)
+        assert inspector.display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not inspector.display
+        await pilot.resize_terminal(150, 40)
+        await pilot.pause()
+        assert inspector.display
+
+
+def test_run_app_rejects_a_bad_theme_before_loading_models(settings, monkeypatch):
+    from memchat.ui import app as app_module
+
+    monkeypatch.setattr(app_module, "build_services", lambda *a, **k: pytest.fail("models were loaded"))
+    settings.ui.theme = "nope"
+    with pytest.raises(MemchatError):
+        app_module.run_app(settings)
+
+
+def test_themes_are_found_in_a_wheel_install(tmp_path, monkeypatch):
+    import memchat
+
+    package = tmp_path / "site-packages" / "memchat"
+    (package / "themes").mkdir(parents=True)
+    monkeypatch.setattr(memchat, "__file__", str(package / "__init__.py"))
+    assert themes.themes_dir() == package / "themes"

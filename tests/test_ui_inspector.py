@@ -46,7 +46,7 @@ async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
 async def chat(pilot, app: MemchatApp, text: str) -> None:
     app.chat.query_one(PromptInput).load_text(text)
     await pilot.press("enter")
-    await wait_until(pilot, lambda: not app.chat.streaming and app.conversation.history()[-1].role == "assistant")
+    await wait_until(pilot, lambda: not app.chat.pane.streaming and app.conversation.history()[-1].role == "assistant")
     app.conversation.wait()
     await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
 
@@ -176,3 +176,18 @@ async def test_resuming_shows_the_last_turn_in_the_inspector(settings):
         await pilot.pause()
         table = again.chat.query_one("#candidates")
         assert table.row_count == len(conversation.last_recall.candidates)
+
+
+async def test_memory_keys_can_be_remapped(settings):
+    settings.ui.keys = {"pin": "ctrl+t"}
+    app = make_app(settings, ["ok"])
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        table = app.chat.query_one("#candidates")
+        table.focus()
+        table.move_cursor(row=table.get_row_index(str(ids["lisbon"])))
+        await pilot.press("p")
+        assert not app.services.memories.get(ids["lisbon"]).pinned
+        await pilot.press("ctrl+t")
+        assert app.services.memories.get(ids["lisbon"]).pinned

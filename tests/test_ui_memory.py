@@ -51,7 +51,7 @@ async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
 async def chat(pilot, app: MemchatApp, text: str) -> None:
     app.chat.query_one(PromptInput).load_text(text)
     await pilot.press("enter")
-    await wait_until(pilot, lambda: not app.chat.streaming and app.conversation.history()[-1].role == "assistant")
+    await wait_until(pilot, lambda: not app.chat.pane.streaming and app.conversation.history()[-1].role == "assistant")
     app.conversation.wait()
     await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
 
@@ -147,7 +147,7 @@ async def test_browser_searches_filters_and_reflects_changes(app):
         table.focus()
         await pilot.press("p")
         assert app.services.memories.get(ids["dog"]).pinned
-        assert table.get_row_at(0)[3] == "●"
+        assert table.get_row_at(0)[1] == "●"
         await pilot.press("f")
         assert app.services.memories.get(ids["dog"]).status == "deleted"
         await wait_until(pilot, lambda: table.row_count == 0)
@@ -223,3 +223,19 @@ async def test_memory_keys_need_a_memory_table_focused(app):
         assert app.chat.query_one(PromptInput).text == "p"
         assert not any(m.pinned for m in app.services.memories.list())
         assert app.chat.query_one(Inspector).selected_memory_id is None
+
+
+async def test_cancelled_dialogs_change_nothing(app):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        await select_candidate(pilot, app, ids["lisbon"])
+        await pilot.press("e")
+        app.screen.query_one("#dialog-text").load_text("something else")
+        await pilot.press("escape")
+        await pilot.press("a")
+        app.screen.query_one("#dialog-text").load_text("The user likes jazz.")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.services.memories.get(ids["lisbon"]).content == "The user lives in Lisbon."
+        assert len(app.services.memories.list()) == 3

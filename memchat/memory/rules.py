@@ -75,6 +75,15 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
 
 
+_CLAUSE_BREAK = re.compile(r"\s*(?:;|,?\s+(?:and|but|also)\s+(?=(?:i|i'm|i've|my|we|our)\b)|，|；)\s*", re.I)
+
+
+def clauses(sentence: str) -> list[str]:
+    """A compound statement split into self-contained ones: "I live in Lisbon and my dog is Pixel" → two."""
+    parts = [p.strip(" ,") for p in _CLAUSE_BREAK.split(sentence) if p and p.strip(" ,")]
+    return parts if all(len(p.split()) >= 3 or re.search(r"[\u4e00-\u9fff]{3}", p) for p in parts) else [sentence]
+
+
 def _normalise(text: str) -> str:
     return re.sub(r"[^\w\s\u3400-\u9fff]", "", text.lower()).strip()
 

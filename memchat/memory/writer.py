@@ -23,6 +23,7 @@ from memchat.memory.distill import MULTI_VALUED, draft_from_sentence
 from memchat.memory.extract import label_with_model
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import (
+    clauses,
     contains_secret,
     forget_topic,
     is_chit_chat,
@@ -55,7 +56,7 @@ class MemoryWriter:
         outcomes: list[WriteOutcome] = []
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
-        for sentence in sentences(text):
+        for sentence in (c for s in sentences(text) for c in clauses(s)):
             secret = contains_secret(sentence)
             if secret:
                 outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({secret}) is never stored"))

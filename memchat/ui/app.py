@@ -20,7 +20,7 @@ from memchat.pipeline.services import Services
 from memchat.ui import keys, themes
 from memchat.ui.chat_screen import ChatScreen
 from memchat.ui.help_screen import HelpScreen
-from memchat.ui.memory_actions import ForgetLog, MemoryCommands
+from memchat.ui.memory_actions import ForgetLog, MemoryScreen
 
 EXIT_WAIT_SECONDS = 120.0
 
@@ -67,14 +67,14 @@ class MemchatApp(App[int]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.remap))
 
-    def on_memory_commands_changed(self, message: MemoryCommands.Changed) -> None:
+    def on_memory_screen_memories_changed(self, message: MemoryScreen.MemoriesChanged) -> None:
         for screen in self.screen_stack:
-            if isinstance(screen, MemoryCommands):
+            if isinstance(screen, MemoryScreen):
                 screen.reload_memories(message.recount)
 
     def finish_background_work(self, timeout: float = EXIT_WAIT_SECONDS) -> None:
         """Let a cancelled turn record itself and the last extraction finish (after the UI has closed)."""
-        self.chat.idle.wait(timeout)
+        self.chat.pane.idle.wait(timeout)
         self.conversation.wait(timeout)
 
 

@@ -25,12 +25,14 @@ from textual.worker import get_current_worker
 from memchat.pipeline.services import Services
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory
 from memchat.ui import keys
-from memchat.ui.inspector import memory_text
-from memchat.ui.memory_actions import ForgetLog, MemoryCommands
+from memchat.ui.inspector import PINNED_MARK, memory_text
+from memchat.ui.memory_actions import ForgetLog, MemoryScreen
 
 SORTS = ("score", "recency", "importance")
 SEARCH_SETTLE_SECONDS = 0.3
 NARROW_COLUMNS = 110
+SHORT_ROWS = 30
+"""Below these sizes the detail panel goes under the list and the filters lose their borders."""
 UNLIMITED_TOKENS = 1 << 30
 
 
@@ -52,7 +54,7 @@ class MemoryList(DataTable):
     BINDINGS = keys.bindings("memory")
 
 
-class BrowserScreen(MemoryCommands):
+class BrowserScreen(MemoryScreen):
     BINDINGS = keys.bindings("browser")
 
     @dataclass
@@ -87,13 +89,16 @@ class BrowserScreen(MemoryCommands):
 
     def on_mount(self) -> None:
         table = self.query_one(MemoryList)
-        for column in ("id", "kind", "status", "pin", "imp", "score", "updated", "content"):
+        for column in ("id", "pin", "kind", "status", "imp", "score", "content", "updated"):
             table.add_column(column, key=column)
         self.reload_memories()
         table.focus()
 
     def on_resize(self, event: Resize) -> None:
-        self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
+        narrow = event.size.width < NARROW_COLUMNS or event.size.height < SHORT_ROWS
+        self.set_class(narrow, "-narrow")
+        for field in self.query("#browser-filters > *").results((Input, Select)):
+            field.compact = narrow
 
     # ---- filters ------------------------------------------------------------------
     @property
@@ -160,9 +165,9 @@ class BrowserScreen(MemoryCommands):
         table.clear()
         for memory in sort_memories(memories, scores, self._filter("sort")):
             table.add_row(
-                f"#{memory.id}", memory.kind, memory.status, "●" if memory.pinned else "",
+                f"#{memory.id}", PINNED_MARK if memory.pinned else "", memory.kind, memory.status,
                 f"{memory.importance:.2f}", f"{scores[memory.id]:.2f}" if memory.id in scores else "",
-                _when(memory.updated_at), memory_text(memory), key=str(memory.id),
+                memory_text(memory), _when(memory.updated_at), key=str(memory.id),
             )
         where = f" matching “{self.query_text}”" if self.query_text else ""
         self.query_one("#browser-title", Label).update(f"Memories — {table.row_count} shown{where}")

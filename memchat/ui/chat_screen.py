@@ -1,50 +1,34 @@
-"""The main screen: conversation, budget bar, input, and the memory inspector beside them.
+"""The main screen: status line, the chat pane, and the memory inspector beside it.
 
-A turn runs `Conversation.run_turn` in a thread worker. Its events reach this
-screen as `TurnEventArrived` messages (posted from the worker thread, and later
-from the background extraction thread), and the screen hands each to the
-widget that shows it. Esc cancels the worker; the conversation checks
-`should_stop` between tokens, so the reply stops at once and keeps what came.
+The chat pane runs turns; their events bubble up here, where recall results
+and memory writes go to the inspector and progress to the status line. The
+screen also owns the layout (the inspector collapses below `WIDE_COLUMNS`),
+the screen-wide keys, and — through `MemoryScreen` — the memory keys of the
+inspector.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
-
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.events import Resize
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Footer
-from textual.worker import get_current_worker
 
 from memchat.pipeline import export, snapshot
 from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.services import Services
-from memchat.types import (
-    BudgetReport,
-    MemchatError,
-    MemoryWritten,
-    PromptAssembled,
-    RecallDone,
-    TokenStreamed,
-    TurnEvent,
-    TurnFinished,
-    TurnStarted,
-)
+from memchat.types import MemchatError, MemoryWritten, RecallDone, TurnFinished, TurnStarted
 from memchat.ui import keys
 from memchat.ui.browser import BrowserScreen
 from memchat.ui.budget_bar import BudgetBar
-from memchat.ui.chat_view import AssistantMessage, ChatView, UserMessage
-from memchat.ui.feedback import as_memchat_error, notify_error
+from memchat.ui.chat_pane import ChatPane
+from memchat.ui.feedback import notify_error
 from memchat.ui.inspector import Inspector, turn_from_snapshot
 from memchat.ui.ledger_screen import LedgerScreen
-from memchat.ui.memory_actions import ForgetLog, MemoryCommands
+from memchat.ui.memory_actions import ForgetLog, MemoryScreen
 from memchat.ui.notes_screen import NotesScreen
-from memchat.ui.prompt_input import PromptInput
 from memchat.ui.status_line import StatusLine
 
 WIDE_COLUMNS = 100
@@ -53,31 +37,9 @@ INSPECTOR_WIDTH, INSPECTOR_STEP, INSPECTOR_MIN, CHAT_MIN = 58, 8, 32, 30
 VISIBLE_OUTCOMES = ("added", "merged", "superseded", "pending", "deleted")
 
 
-class ChatScreen(MemoryCommands):
+class ChatScreen(MemoryScreen):
     BINDINGS = keys.bindings("chat")
 
-    @dataclass
-    class TurnEventArrived(Message):
-        """The pipeline reported progress of a turn (from a worker or the extraction thread)."""
-
-        event: TurnEvent
-
-    @dataclass
-    class TurnFailed(Message):
-        """A turn raised before its reply was complete; `text` goes back into the input."""
-
-        text: str
-        error: MemchatError
-
-    @dataclass
-    class BudgetPreviewed(Message):
-        """The budget of the next prompt, counted for `draft`."""
-
-        draft: str
-        report: BudgetReport
-
-    streaming: reactive[bool] = reactive(False)
-    """A reply is being generated."""
     inspector_open: reactive[bool] = reactive(True)
     """The inspector pane is shown."""
     inspector_width: reactive[int] = reactive(INSPECTOR_WIDTH)
@@ -88,21 +50,14 @@ class ChatScreen(MemoryCommands):
         self.services = services
         self.conversation = conversation
         self.forget_log = forget_log
-        self.idle = threading.Event()
-        """Set while no turn runs in a worker thread (quitting waits for it)."""
-        self.idle.set()
+        self.pane = ChatPane(conversation, id="chat-column")
         self._turn = 0
-        self._reply: AssistantMessage | None = None
-        self._user: UserMessage | None = None
         self._wide: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
         with Horizontal(id="main"):
-            with Vertical(id="chat-column"):
-                yield ChatView(id="chat")
-                yield BudgetBar(id="budget")
-                yield PromptInput(id="prompt")
+            yield self.pane
             yield Inspector(id="inspector")
         yield Footer()
 
@@ -111,21 +66,19 @@ class ChatScreen(MemoryCommands):
         status.model = self.services.engine.name
         status.n_ctx = self.services.engine.n_ctx
         status.session = self.conversation.session.name
-        self.query_one(ChatView).show_history(self.conversation.history())
+        self.watch(self.pane, "streaming", self._streaming_changed)
         self._show_last_turn()
         self._fit_inspector(self.app.size.width)
-        self.query_one(PromptInput).focus()
-        self.preview_budget("")
+        self.query_one("#prompt").focus()
 
     def _show_last_turn(self) -> None:
         try:
             data = snapshot.load(self.services.db, self.conversation.session.id)
         except MemchatError:
             return
-        turn, candidates, outcomes, failures = turn_from_snapshot(data, self.services.memories.many)
-        self._turn = turn
-        self.query_one(Inspector).show_candidates(turn, candidates)
-        self.query_one(Inspector).show_writes(turn, outcomes, failures)
+        self._turn, candidates, outcomes, failures = turn_from_snapshot(data, self.services.memories.many)
+        self.query_one(Inspector).show_candidates(self._turn, candidates)
+        self.query_one(Inspector).show_writes(self._turn, outcomes, failures)
 
     # ---- layout ------------------------------------------------------------------
     def on_resize(self, event: Resize) -> None:
@@ -139,72 +92,37 @@ class ChatScreen(MemoryCommands):
 
     def watch_inspector_open(self, open_: bool) -> None:
         self.query_one(Inspector).display = open_
+        self.refresh_bindings()
 
     def watch_inspector_width(self, width: int) -> None:
         self.query_one(Inspector).styles.width = width
 
-    def watch_streaming(self, streaming: bool) -> None:
-        self.query_one(PromptInput).busy = streaming
+    def _streaming_changed(self, streaming: bool) -> None:
         self.query_one(StatusLine).streaming = streaming
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
-            return self.streaming
+            return self.pane.streaming
         if action in ("narrow_inspector", "widen_inspector"):
             return self.inspector_open
         return True
 
-    # ---- a turn --------------------------------------------------------------------
-    @on(PromptInput.Sent)
-    def send(self, event: PromptInput.Sent) -> None:
-        self.workers.cancel_group(self, "preview")
-        chat = self.query_one(ChatView)
-        self._user = chat.add_user(event.text)
-        self._reply = chat.start_reply()
-        self.streaming = True
-        self.idle.clear()
-        self.run_turn(event.text)
-
-    @work(thread=True, exclusive=True, group="turn")
-    def run_turn(self, text: str) -> None:
-        worker = get_current_worker()
-        try:
-            self.conversation.run_turn(text, emit=self._emit, should_stop=lambda: worker.is_cancelled)
-        except Exception as error:  # noqa: BLE001 - every failure becomes a toast, never a traceback
-            self.post_message(self.TurnFailed(text, as_memchat_error(error)))
-        finally:
-            self.idle.set()
-
-    def _emit(self, event: TurnEvent) -> None:
-        self.post_message(self.TurnEventArrived(event))
-
-    def on_chat_screen_turn_event_arrived(self, message: TurnEventArrived) -> None:
+    # ---- turn events (bubbling up from the chat pane) -------------------------------
+    def on_chat_pane_turn_event_arrived(self, message: ChatPane.TurnEventArrived) -> None:
         event = message.event
         if isinstance(event, TurnStarted):
             self._turn = event.turn
         elif isinstance(event, RecallDone):
             self.query_one(Inspector).show_candidates(self._turn, event.candidates)
-        elif isinstance(event, PromptAssembled):
-            bar = self.query_one(BudgetBar)
-            bar.report, bar.title = event.budget, "last prompt"
-        elif isinstance(event, TokenStreamed) and self._reply is not None:
-            self._reply.append(event.text)
         elif isinstance(event, TurnFinished):
-            self._finish(event)
+            status = self.query_one(StatusLine)
+            decoding = (event.timings.generation_ms - event.timings.first_token_ms) / 1000
+            if event.tokens_out > 1 and decoding > 0:
+                status.tokens_per_second = (event.tokens_out - 1) / decoding
+            status.extracting = True
         elif isinstance(event, MemoryWritten):
             self._written(event)
-
-    def _finish(self, event: TurnFinished) -> None:
-        if self._reply is not None:
-            self._reply.finish(event.reply, cancelled=event.cancelled)
-        self._reply = self._user = None
-        self.streaming = False
-        status = self.query_one(StatusLine)
-        seconds = event.timings.generation_ms / 1000
-        if event.tokens_out and seconds > 0:
-            status.tokens_per_second = event.tokens_out / seconds
-        status.extracting = True
 
     def _written(self, event: MemoryWritten) -> None:
         self.query_one(StatusLine).extracting = False
@@ -216,42 +134,7 @@ class ChatScreen(MemoryCommands):
             written = [f"{o.action} #{o.memory_id}: {o.content}" for o in event.outcomes if o.action in VISIBLE_OUTCOMES]
             if written:
                 self.notify("\n".join(written), title="memory", markup=False)
-        self.post_message(self.Changed(None, recount=False))
-
-    def on_chat_screen_turn_failed(self, message: TurnFailed) -> None:
-        for widget in (self._user, self._reply):
-            if widget is not None:
-                widget.remove()
-        self._reply = self._user = None
-        self.streaming = False
-        self.query_one(PromptInput).restore(message.text)
-        notify_error(self, message.error)
-
-    def action_cancel(self) -> None:
-        self.workers.cancel_group(self, "turn")
-
-    # ---- the budget of the next prompt ---------------------------------------------
-    @on(PromptInput.DraftSettled)
-    def draft_settled(self, event: PromptInput.DraftSettled) -> None:
-        if not self.streaming:
-            self.preview_budget(event.text)
-
-    @work(thread=True, exclusive=True, group="preview")
-    def preview_budget(self, draft: str) -> None:
-        worker = get_current_worker()
-        try:
-            report = self.conversation.preview(draft)
-        except Exception as error:  # noqa: BLE001 - a failed preview only leaves the bar as it was
-            self.app.log.warning(f"budget preview failed: {error}")
-            return
-        if not worker.is_cancelled:
-            self.post_message(self.BudgetPreviewed(draft, report))
-
-    def on_chat_screen_budget_previewed(self, message: BudgetPreviewed) -> None:
-        if self.streaming or message.draft != self.query_one(PromptInput).text:
-            return
-        bar = self.query_one(BudgetBar)
-        bar.report, bar.title = message.report, "next prompt"
+        self.post_message(self.MemoriesChanged(None, recount=False))
 
     # ---- memories ------------------------------------------------------------------
     def selected_memory_id(self) -> int | None:
@@ -260,10 +143,13 @@ class ChatScreen(MemoryCommands):
     def reload_memories(self, recount: bool = True) -> None:
         inspector = self.query_one(Inspector)
         inspector.refresh_memories(self.services.memories.many(inspector.memory_ids))
-        if recount and not self.streaming:
-            self.preview_budget(self.query_one(PromptInput).text)
+        if recount:
+            self.pane.refresh_budget()
 
     # ---- keys ----------------------------------------------------------------------
+    def action_cancel(self) -> None:
+        self.pane.cancel()
+
     def action_toggle_inspector(self) -> None:
         self.inspector_open = not self.inspector_open
 
@@ -284,8 +170,8 @@ class ChatScreen(MemoryCommands):
 
     def action_notes(self) -> None:
         def edited(changed: bool | None) -> None:
-            if changed and not self.streaming:
-                self.preview_budget(self.query_one(PromptInput).text)
+            if changed:
+                self.pane.refresh_budget()
 
         self.app.push_screen(NotesScreen(self.services, self.conversation.session), edited)
 

@@ -43,12 +43,18 @@ class AssistantMessage(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Markdown(self._initial)
-        yield Static("(stopped)" if self.cancelled else "", classes="reply-status")
+        yield Static("", classes="reply-status")
 
     def on_mount(self) -> None:
-        if not self._initial and not self.cancelled:
-            self.add_class("-waiting")
-            self.query_one(".reply-status", Static).update("thinking…")
+        waiting = not self._initial and not self.cancelled
+        self.set_class(waiting, "-waiting")
+        self.set_class(self.cancelled, "-stopped")
+        self._status("thinking…" if waiting else "(stopped)" if self.cancelled else "")
+
+    def _status(self, text: str) -> None:
+        status = self.query_one(".reply-status", Static)
+        status.update(text)
+        status.display = bool(text)
 
     @property
     def source(self) -> str:
@@ -59,7 +65,7 @@ class AssistantMessage(Vertical):
         self._pending.append(text)
         if self._flusher is None:
             self.remove_class("-waiting")
-            self.query_one(".reply-status", Static).update("")
+            self._status("")
             self._flusher = self.set_interval(1 / FLUSH_HZ, self._flush)
 
     def _flush(self) -> None:
@@ -67,6 +73,10 @@ class AssistantMessage(Vertical):
             chunk = "".join(self._pending)
             self._pending.clear()
             self.query_one(Markdown).append(chunk)
+
+    def stopping(self) -> None:
+        """Esc was pressed: the engine stops at its next token."""
+        self._status("stopping…")
 
     def finish(self, reply: str, *, cancelled: bool) -> None:
         """The reply ended: show its final text; a stopped one is marked."""
@@ -78,7 +88,7 @@ class AssistantMessage(Vertical):
         self.remove_class("-waiting")
         self.set_class(cancelled, "-stopped")
         self.query_one(Markdown).update(reply)
-        self.query_one(".reply-status", Static).update("(stopped)" if cancelled else "")
+        self._status("(stopped)" if cancelled else "")
 
 
 class ChatView(VerticalScroll):

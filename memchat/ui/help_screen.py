@@ -14,10 +14,10 @@ from memchat.ui import keys
 
 
 def key_rows(remap: Mapping[str, str], display: Callable[[str], str]) -> list[tuple[str, str, str]]:
-    """(where, keys, what) for every binding, in table order."""
+    """(keys, what, where) for every binding, in table order."""
     return [
-        (keys.GROUP_TITLES.get(spec.group, spec.group), " / ".join(display(k) for k in keys.effective_keys(spec, remap)),
-         spec.description)
+        (" / ".join(display(k) for k in keys.effective_keys(spec, remap)), spec.description,
+         keys.GROUP_TITLES.get(spec.group, spec.group))
         for spec in keys.KEYMAP
     ]
 
@@ -39,7 +39,7 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for column in ("where", "key", "action"):
+        for column in ("key", "action", "where"):
             table.add_column(column, key=column)
         for row in key_rows(self.remap, lambda key: self.app.get_key_display(Binding(key, ""))):
             table.add_row(*row)

@@ -94,7 +94,8 @@ class Inspector(Vertical):
         self._show_detail(candidates[0] if candidates else None)
 
     def show_writes(self, turn: int, outcomes: Sequence[WriteOutcome], failures: Sequence[ExtractionFailure]) -> None:
-        self.query_one("#writes-title", Label).update(f"Written to memory — turn {turn}")
+        nothing = "" if outcomes or failures else ": nothing worth keeping"
+        self.query_one("#writes-title", Label).update(f"Written to memory — turn {turn}{nothing}")
         table = self.query_one("#writes", DataTable)
         table.clear()
         self._write_ids = [o.memory_id for o in outcomes]

@@ -1,9 +1,9 @@
 """Pin, forget (with undo), purge, edit, add and go-to-source: the memory keys of every screen.
 
-Screens that show memories (the chat screen's inspector, the browser) mix in
-`MemoryCommands` and say which memory is selected. Every change is written to
-the store at once and announced with a `MemoryCommands.Changed` message, which
-the app turns into a redraw of every open view. Forgetting is soft: the
+Screens that show memories (the chat screen with its inspector, the browser)
+subclass `MemoryScreen` and say which memory is selected. Every change is
+written to the store at once and announced with a `MemoriesChanged` message,
+which the app turns into a redraw of every open view. Forgetting is soft: the
 previous status goes on the app's `ForgetLog`, and undo restores it. Edits and
 hand-added memories are embedded, so they run in a thread worker.
 """
@@ -39,11 +39,11 @@ class ForgetLog:
         return len(self._entries)
 
 
-class MemoryCommands(Screen):
+class MemoryScreen(Screen):
     """A screen whose memory keys act on `selected_memory_id()`."""
 
     @dataclass
-    class Changed(Message):
+    class MemoriesChanged(Message):
         """Stored memories changed; every view of them should redraw."""
 
         memory_id: int | None = None
@@ -71,7 +71,7 @@ class MemoryCommands(Screen):
         return memory
 
     def _changed(self, memory_id: int | None) -> None:
-        self.post_message(self.Changed(memory_id))
+        self.post_message(self.MemoriesChanged(memory_id))
 
     # ---- actions ----------------------------------------------------------------
     def action_pin(self) -> None:
@@ -124,7 +124,7 @@ class MemoryCommands(Screen):
         self.app.push_screen(ConfirmDialog(
             f"Purge memory #{memory.id}?",
             f"“{memory.content}”\n\nThis erases it for good — the row, its search entry and its vector. "
-            "It cannot be undone (forget, f, can).",
+            "It cannot be undone — forget (f) is the reversible way.",
             "Purge",
         ), purge)
 

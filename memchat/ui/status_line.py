@@ -13,7 +13,7 @@ class StatusLine(Widget):
     n_ctx: reactive[int] = reactive(0)
     """Context window of the chat model, in tokens."""
     tokens_per_second: reactive[float | None] = reactive(None)
-    """Generation speed of the last reply (None before the first one)."""
+    """Decoding speed of the last reply, after its first token (None before the first reply)."""
     session: reactive[str] = reactive("")
     """Name of the open session."""
     extracting: reactive[bool] = reactive(False)

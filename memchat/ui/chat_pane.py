@@ -1,0 +1,153 @@
+"""The chat column: conversation, budget bar and input, and the turn that connects them.
+
+A turn runs `Conversation.run_turn` in a thread worker. Its events come back
+as `TurnEventArrived` messages (posted from the worker thread, and later from
+the background extraction thread); this pane shows the reply and the budget,
+and lets the message bubble on so the screen can update the inspector and the
+status line. Esc cancels the worker; the conversation checks `should_stop`
+between tokens, so the reply stops at once and keeps what came.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.worker import get_current_worker
+
+from memchat.pipeline.conversation import Conversation
+from memchat.types import BudgetReport, MemchatError, PromptAssembled, TokenStreamed, TurnEvent, TurnFinished
+from memchat.ui.budget_bar import BudgetBar
+from memchat.ui.chat_view import AssistantMessage, ChatView, UserMessage
+from memchat.ui.feedback import as_memchat_error, notify_error
+from memchat.ui.prompt_input import PromptInput
+
+
+class ChatPane(Vertical):
+    @dataclass
+    class TurnEventArrived(Message):
+        """The pipeline reported progress of a turn (from a worker or the extraction thread)."""
+
+        event: TurnEvent
+
+    @dataclass
+    class TurnFailed(Message):
+        """A turn raised before its reply was complete; `text` goes back into the input."""
+
+        text: str
+        error: MemchatError
+
+    @dataclass
+    class BudgetPreviewed(Message):
+        """The budget of the next prompt, counted for `draft`."""
+
+        draft: str
+        report: BudgetReport
+
+    streaming: reactive[bool] = reactive(False)
+    """A reply is being generated."""
+
+    def __init__(self, conversation: Conversation, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.conversation = conversation
+        self.idle = threading.Event()
+        """Set while no turn runs in a worker thread (quitting waits for it)."""
+        self.idle.set()
+        self._reply: AssistantMessage | None = None
+        self._user: UserMessage | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ChatView(id="chat")
+        yield BudgetBar(id="budget")
+        yield PromptInput(id="prompt")
+
+    def on_mount(self) -> None:
+        self.query_one(ChatView).show_history(self.conversation.history())
+        self.refresh_budget()
+
+    def watch_streaming(self, streaming: bool) -> None:
+        self.query_one(PromptInput).busy = streaming
+
+    # ---- a turn --------------------------------------------------------------------
+    @on(PromptInput.Sent)
+    def _send(self, event: PromptInput.Sent) -> None:
+        self.workers.cancel_group(self, "preview")
+        chat = self.query_one(ChatView)
+        self._user = chat.add_user(event.text)
+        self._reply = chat.start_reply()
+        self.streaming = True
+        self.idle.clear()
+        self._run_turn(event.text)
+
+    @work(thread=True, exclusive=True, group="turn")
+    def _run_turn(self, text: str) -> None:
+        worker = get_current_worker()
+        try:
+            self.conversation.run_turn(text, emit=self._emit, should_stop=lambda: worker.is_cancelled)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a toast, never a traceback
+            self.post_message(self.TurnFailed(text, as_memchat_error(error)))
+        finally:
+            self.idle.set()
+
+    def _emit(self, event: TurnEvent) -> None:
+        self.post_message(self.TurnEventArrived(event))
+
+    def on_chat_pane_turn_event_arrived(self, message: TurnEventArrived) -> None:
+        event = message.event
+        if isinstance(event, PromptAssembled):
+            bar = self.query_one(BudgetBar)
+            bar.report, bar.title = event.budget, "last prompt"
+        elif isinstance(event, TokenStreamed) and self._reply is not None:
+            self._reply.append(event.text)
+        elif isinstance(event, TurnFinished):
+            if self._reply is not None:
+                self._reply.finish(event.reply, cancelled=event.cancelled)
+            self._reply = self._user = None
+            self.streaming = False
+
+    def on_chat_pane_turn_failed(self, message: TurnFailed) -> None:
+        for widget in (self._user, self._reply):
+            if widget is not None:
+                widget.remove()
+        self._reply = self._user = None
+        self.streaming = False
+        self.query_one(PromptInput).restore(message.text)
+        notify_error(self, message.error)
+
+    def cancel(self) -> None:
+        """Stop the reply being generated; what came so far is kept."""
+        self.workers.cancel_group(self, "turn")
+        if self._reply is not None:
+            self._reply.stopping()
+
+    # ---- the budget of the next prompt ---------------------------------------------
+    @on(PromptInput.DraftSettled)
+    def _draft_settled(self, event: PromptInput.DraftSettled) -> None:
+        self.refresh_budget()
+
+    def refresh_budget(self) -> None:
+        """Re-count the next prompt for the current draft (not while a reply streams)."""
+        if not self.streaming:
+            self._preview(self.query_one(PromptInput).text)
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _preview(self, draft: str) -> None:
+        worker = get_current_worker()
+        try:
+            report = self.conversation.preview(draft)
+        except Exception as error:  # noqa: BLE001 - a failed preview only leaves the bar as it was
+            self.app.log.warning(f"budget preview failed: {error}")
+            return
+        if not worker.is_cancelled:
+            self.post_message(self.BudgetPreviewed(draft, report))
+
+    def on_chat_pane_budget_previewed(self, message: BudgetPreviewed) -> None:
+        if self.streaming or message.draft != self.query_one(PromptInput).text:
+            return
+        bar = self.query_one(BudgetBar)
+        bar.report, bar.title = message.report, "next prompt"

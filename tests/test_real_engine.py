@@ -1,0 +1,63 @@
+"""The real llama.cpp engine with the default models: chat, JSON, embeddings, counting."""
+
+import json
+
+import numpy as np
+import pytest
+
+from memchat.engine.protocol import Sampling
+from memchat.memory.distill import draft_from_sentence
+from memchat.memory.extract import label_with_model
+from memchat.types import ChatMessage
+
+pytestmark = pytest.mark.real
+
+
+def test_streams_a_reply(real_engines):
+    engine, _ = real_engines
+    pieces = list(engine.stream([ChatMessage("user", "What is the capital of France?")], max_tokens=32,
+                                sampling=Sampling(temperature=0.0)))
+    assert len(pieces) > 1
+    assert "Paris" in "".join(pieces)
+
+
+def test_stop_request_ends_generation_at_once(real_engines):
+    engine, _ = real_engines
+    seen = []
+    for piece in engine.stream([ChatMessage("user", "Count from one to fifty in words.")], max_tokens=200,
+                               sampling=Sampling(), should_stop=lambda: len(seen) >= 3):
+        seen.append(piece)
+    assert len(seen) == 3
+
+
+def test_counts_are_the_tokens_the_model_reads(real_engines):
+    engine, _ = real_engines
+    messages = [ChatMessage("system", "Be brief."), ChatMessage("user", "Hello there, 你好!")]
+    rendered = engine.render(messages)
+    assert rendered.startswith("<|im_start|>system\nBe brief.<|im_end|>")
+    assert rendered.endswith("<|im_start|>assistant\n")
+    assert engine.count_messages(messages) == len(engine._prompt_tokens(messages))
+    assert engine.count_messages(messages) > engine.count("Be brief.") + engine.count("Hello there, 你好!")
+
+
+def test_json_constrained_output_parses_and_validates(real_engines):
+    engine, _ = real_engines
+    sentences = ["I live in Lisbon.", "My dog is called Pixel.", "I'm allergic to peanuts."]
+    drafts = [draft_from_sentence(s, session_id=None, message_id=None) for s in sentences]
+    labels = label_with_model(engine, sentences, drafts)
+    assert labels.failure is None
+    assert len(labels.drafts) == 3
+    raw = engine.complete_json([ChatMessage("user", "Give a JSON object with a name.")],
+                               {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+                               max_tokens=40)
+    assert isinstance(json.loads(raw)["name"], str)
+
+
+def test_embeddings_have_the_expected_dimension_and_meaning(real_engines):
+    _, embedder = real_engines
+    dog, puppy, stocks = (np.array(v) for v in embedder.embed(["I love my dog", "I adore my puppy", "Stocks fell today"]))
+    assert embedder.dim == 384 and dog.shape == (384,)
+    assert abs(np.linalg.norm(dog) - 1) < 1e-4
+    assert dog @ puppy > dog @ stocks + 0.3
+    assert embedder.coverage("I love my dog") == 1.0
+    assert embedder.coverage("我喜欢吃苹果") < 0.6

@@ -1,0 +1,128 @@
+"""Whole turns and the CLI on the real default models, in a real SQLite file with sqlite-vec."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memchat.cli.wiring import build_services, open_conversation
+from memchat.config import load_settings
+from memchat.pipeline.export import to_markdown
+from memchat.pipeline.snapshot import load
+from memchat.types import ChatMessage
+
+pytestmark = pytest.mark.real
+
+
+@pytest.fixture
+def real_services(tmp_path, real_engines):
+    engine, embedder = real_engines
+    settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "real.db"), "model": {"n_ctx": 2048}}, environ={})
+    return build_services(settings, engine=engine, embedder=embedder)
+
+
+def test_remembers_across_sessions_and_shows_why(real_services):
+    first = open_conversation(real_services, "monday")
+    first.run_turn("Hi! I live in Lisbon and my dog is called Pixel.")
+    first.wait()
+    stored = [m.content for m in real_services.memories.list()]
+    assert any("Lisbon" in c for c in stored) and any("Pixel" in c for c in stored)
+
+    second = open_conversation(real_services, "friday")
+    finished = second.run_turn("What is the name of my dog?")
+    second.wait()
+    assert finished.reply
+    chosen = [c for c in second.last_recall.candidates if c.selected]
+    assert any("Pixel" in c.memory.content for c in chosen)
+    assert not any("Lisbon" in c.memory.content for c in chosen)
+    prompt = load(real_services.db, second.session.id, 1)["messages"]
+    assert any("Pixel" in m["content"] for m in prompt)
+
+
+def test_unrelated_question_recalls_nothing(real_services):
+    conv = open_conversation(real_services, "s")
+    conv.run_turn("I'm allergic to peanuts.")
+    conv.wait()
+    conv.run_turn("How far away is the Moon?")
+    assert not [c for c in conv.last_recall.candidates if c.selected]
+
+
+def test_a_50000_character_paste_fits_with_a_notice(real_services):
+    conv = open_conversation(real_services, "paste")
+    finished = conv.run_turn("Please summarise this: " + "The quick brown fox jumps over the lazy dog. " * 1200)
+    conv.wait()
+    record = load(real_services.db, conv.session.id, finished.turn)
+    budget = record["budget"]
+    assert budget["prompt_tokens"] <= budget["n_ctx"] - budget["reserved_output"]
+    assert "message truncated" in record["messages"][-1]["content"]
+    sent = [ChatMessage(m["role"], m["content"]) for m in record["messages"]]
+    assert real_services.engine.count_messages(sent) == budget["prompt_tokens"]
+    assert "## Budget" in to_markdown(record)
+
+
+def test_long_chat_is_summarised_by_the_real_model(tmp_path, real_engines):
+    engine, embedder = real_engines
+    settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "s.db"), "budget": {"reserved_output": 128}},
+                             environ={})
+    services = build_services(settings, engine=engine, embedder=embedder)
+    services.engine.n_ctx, original = 768, services.engine.n_ctx
+    try:
+        conv = open_conversation(services, "long")
+        for topic in ("my garden tomatoes", "the trip to Tokyo in April", "learning the cello", "my new bicycle",
+                      "baking sourdough bread", "a chess tournament"):
+            conv.run_turn(f"Let me tell you about {topic}. " + "It has been a lot of fun and I think about it daily. " * 4)
+        conv.wait()
+        evicted = [m for m in conv.history() if not m.in_window]
+        assert evicted
+        assert conv.summary.strip()
+        assert engine.count(conv.summary) <= services.limits.summary
+    finally:
+        services.engine.n_ctx = original
+
+
+def _memchat(*args, home, db):
+    env = dict(os.environ, MEMCHAT_HOME=str(home), MEMCHAT_DB=str(db))
+    return subprocess.run([sys.executable, "-m", "memchat", *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+@pytest.fixture
+def cli_home(tmp_path, real_model_paths):
+    """A MEMCHAT_HOME whose models dir holds the already-pulled default models (symlinked)."""
+    models_dir = tmp_path / "home" / "data" / "models"
+    models_dir.mkdir(parents=True)
+    for path in real_model_paths.values():
+        for file in (path, path.with_name(path.name + ".json")):
+            if file.exists():
+                (models_dir / file.name).symlink_to(file)
+    return tmp_path / "home"
+
+
+def test_ask_json_in_a_script(cli_home, tmp_path):
+    db = tmp_path / "ask.db"
+    result = _memchat("ask", "My favourite colour is teal.", "--session", "script", "--json", home=cli_home, db=db)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) >= {"reply", "session", "tokens_in", "tokens_out", "seconds"}
+    assert data["session"] == "script" and data["tokens_in"] > 0 and data["reply"]
+    listed = json.loads(_memchat("memory", "list", "--json", home=cli_home, db=db).stdout)
+    assert any("teal" in m["content"] for m in listed)
+    recall = json.loads(_memchat("recall", "which colour do I like best?", "--json", home=cli_home, db=db).stdout)
+    top = recall["candidates"][0]
+    assert "teal" in top["content"] and top["selected"]
+    assert set(top["signals"]) == {"similarity", "keyword", "recency", "importance", "pinned"}
+
+
+def test_cli_errors_are_one_line_with_a_fix(cli_home, tmp_path):
+    result = _memchat("memory", "show", "12345", home=cli_home, db=tmp_path / "e.db")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "no memory with id 12345" in result.stderr and "fix:" in result.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"session": "s1", "role": "user", "content": "I live in Rome.", "ts": "2026-01-05T09:00:00"}\n'
+                   '{"session": "s1", "role": "robot", "content": "x", "ts": "2026-01-05T09:01:00"}\n')
+    result = _memchat("import", str(bad), home=cli_home, db=tmp_path / "e.db")
+    assert result.returncode == 2 and "line 2" in result.stderr
+    listed = json.loads(_memchat("memory", "list", "--json", home=cli_home, db=tmp_path / "e.db").stdout)
+    assert listed == []
