@@ -191,3 +191,11 @@ async def test_memory_keys_can_be_remapped(settings):
         assert not app.services.memories.get(ids["lisbon"]).pinned
         await pilot.press("ctrl+t")
         assert app.services.memories.get(ids["lisbon"]).pinned
+
+
+def test_a_one_cell_cut_segment_still_shows_the_cut_mark():
+    from memchat.ui.budget_bar import Segment, segment_text
+
+    assert segment_text(Segment("input", 10, "input cut"), 1) == CUT_MARK
+    assert segment_text(Segment("window", 10), 12) == " window     "
+    assert segment_text(Segment("window", 10), 3) == "   "

@@ -1,8 +1,9 @@
 """The memory browser: every memory, searchable, filterable and sortable, with its full record.
 
 With a query the list comes from hybrid recall (`touch=False`, so browsing
-never changes recency) plus plain substring matches, so forgotten and archived
-items, which recall skips, can still be found; without one it is
+never changes recency) — the candidates with a keyword match or enough
+similarity — plus plain substring matches, so forgotten and archived items,
+which recall skips, can still be found; without one it is
 `memories.list`. The detail panel shows every field and the supersession
 history. The memory keys work on the highlighted row.
 """
@@ -69,7 +70,6 @@ class BrowserScreen(MemoryScreen):
         super().__init__()
         self.services = services
         self.forget_log = forget_log
-        self._scores: dict[int, float] = {}
         self._settle: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -141,8 +141,10 @@ class BrowserScreen(MemoryScreen):
         except MemchatError as error:
             self.app.call_from_thread(self.notify, f"search failed: {error}", severity="error")
             return
-        scores = {c.memory.id: c.score for c in result.candidates}
-        found = {c.memory.id: c.memory for c in result.candidates}
+        floor = self.services.settings.recall.min_similarity
+        relevant = [c for c in result.candidates if c.signals.keyword > 0 or c.signals.similarity >= floor]
+        scores = {c.memory.id: c.score for c in relevant}
+        found = {c.memory.id: c.memory for c in relevant}
         needle = query.casefold()
         for memory in memories.list(statuses=MEMORY_STATUSES):
             if needle in memory.content.casefold():
@@ -159,7 +161,6 @@ class BrowserScreen(MemoryScreen):
         self._show(shown, message.scores)
 
     def _show(self, memories: list[Memory], scores: dict[int, float]) -> None:
-        self._scores = scores
         table = self.query_one(MemoryList)
         keep = self.selected_memory_id()
         table.clear()

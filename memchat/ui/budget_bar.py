@@ -65,6 +65,14 @@ def cell_widths(tokens: list[int], width: int) -> list[int]:
     return cells
 
 
+def segment_text(segment: Segment, cells: int) -> str:
+    """What fits inside a segment: the cut mark first, then the label if there is room."""
+    mark = CUT_MARK if segment.cut else ""
+    label = segment.label if cells >= len(mark) + len(segment.label) + 2 else ""
+    text = f"{mark}{label}"
+    return (f" {text}" if cells > len(text) else text).ljust(cells)[:cells]
+
+
 def total_label(report: BudgetReport) -> str:
     approx = "" if report.exact else "~"
     return f"{approx}{report.prompt_tokens:,} / {report.n_ctx:,}"
@@ -104,13 +112,12 @@ class BudgetBar(Widget):
         bar = Text(head, style="bold")
         for part, cells in zip(parts, cell_widths([p.tokens for p in parts], width)):
             if cells:
-                fill = (CUT_MARK if part.cut else "") + (part.label if cells >= len(part.label) + 3 else "")
-                bar.append(f" {fill}".ljust(cells)[:cells], style=self._style(part.name))
+                bar.append(segment_text(part, cells), style=self._style(part.name))
         bar.append(tail, style="bold")
-        legend = Text(no_wrap=True, overflow="ellipsis")
+        legend = Text()
         for part in parts:
             if part.tokens or part.cut:
                 swatch = Style(color=self._style(part.name).bgcolor)
                 legend.append("■ ", style=swatch)
                 legend.append(f"{part.label} {part.tokens:,}{' ' + CUT_MARK if part.cut else ''}  ")
-        return Text("\n").join([bar, legend])
+        return Text("\n", no_wrap=True, overflow="ellipsis").join([bar, legend])

@@ -63,7 +63,7 @@ class MemoryScreen(Screen):
     def _selected(self) -> Memory | None:
         memory_id = self.selected_memory_id()
         if memory_id is None:
-            self.notify("Select a memory first (Tab to a memory table, then the arrow keys).", severity="warning")
+            self.notify("No memory under the cursor — Tab to a memory table and pick a row.", severity="warning")
             return None
         memory = self.services.memories.get(memory_id)
         if memory is None:
