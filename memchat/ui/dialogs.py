@@ -61,8 +61,8 @@ class TextDialog(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(self._title, classes="dialog-title")
             yield TextArea(self._text, soft_wrap=True, id="dialog-text")
-            yield Static(self._hint or "Ctrl+S saves · Esc cancels", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
+                yield Static(self._hint or "Ctrl+S saves · Esc cancels", classes="dialog-hint")
                 yield Button("Save", variant="primary", id="save")
                 yield Button("Cancel", id="cancel")
 
@@ -93,8 +93,8 @@ class AddMemoryDialog(ModalScreen[MemoryDraft | None]):
             with Horizontal(classes="dialog-row"):
                 yield Select([(kind, kind) for kind in MEMORY_KINDS], value="fact", allow_blank=False, id="kind")
                 yield Checkbox("pin it", id="pinned")
-            yield Static("Ctrl+S saves · Esc cancels", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
+                yield Static("Ctrl+S saves · Esc cancels", classes="dialog-hint")
                 yield Button("Add", variant="primary", id="save")
                 yield Button("Cancel", id="cancel")
 

@@ -1,0 +1,47 @@
+from helpers import fake_services
+
+from memchat.config import ForgetSettings
+from memchat.memory.forgetting import DAY, run_forgetting
+from memchat.types import MemoryDraft
+
+NOW = 1_000 * DAY
+
+
+def add(services, text, importance=0.5, pinned=False, expires_at=None, at=NOW):
+    return services.memories.add(
+        MemoryDraft("fact", text, importance=importance, pinned=pinned, expires_at=expires_at), now=at
+    )
+
+
+def test_expired_items_are_archived_not_pinned_ones(tmp_path):
+    services = fake_services(tmp_path)
+    expired = add(services, "The user is in Rome this week.", expires_at=NOW - 1)
+    pinned = add(services, "The user's visa expires soon.", pinned=True, expires_at=NOW - 1)
+    report = run_forgetting(services.db, ForgetSettings(), now=NOW)
+    assert report.expired == 1
+    assert services.memories.require(expired.id).status == "archived"
+    assert services.memories.require(pinned.id).status == "active"
+
+
+def test_never_recalled_unimportant_items_decay(tmp_path):
+    services = fake_services(tmp_path)
+    stale = add(services, "The user once tried kombucha.", importance=0.2, at=NOW - 400 * DAY)
+    important = add(services, "The user has a peanut allergy.", importance=0.9, at=NOW - 400 * DAY)
+    used = add(services, "The user likes pears.", importance=0.2, at=NOW - 400 * DAY)
+    services.memories.touch([used.id], now=NOW - 400 * DAY)
+    assert run_forgetting(services.db, ForgetSettings(decay_days=180), now=NOW).decayed == 1
+    statuses = {m.id: m.status for m in services.memories.list(statuses=("active", "archived"))}
+    assert statuses == {stale.id: "archived", important.id: "active", used.id: "active"}
+
+
+def test_capacity_evicts_lowest_importance_times_usage_never_pinned(tmp_path):
+    services = fake_services(tmp_path)
+    low_pinned = add(services, "pinned but unimportant", importance=0.01, pinned=True)
+    items = [add(services, f"memory number {i}", importance=i / 10) for i in range(1, 10)]
+    services.memories.touch([items[0].id] * 1, now=NOW)
+    report = run_forgetting(services.db, ForgetSettings(capacity=6), now=NOW)
+    assert report.over_capacity == 4
+    active = {m.id for m in services.memories.list()}
+    assert low_pinned.id in active
+    assert {items[1].id, items[2].id} & active == set()
+    assert services.memories.count() == 6

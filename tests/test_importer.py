@@ -1,0 +1,49 @@
+import json
+from datetime import datetime
+
+import pytest
+from helpers import fake_services
+
+from memchat.pipeline.importer import import_transcript
+from memchat.types import MemchatError
+
+
+def write(path, lines):
+    path.write_text("\n".join(json.dumps(x, ensure_ascii=False) if isinstance(x, dict) else x for x in lines) + "\n")
+    return path
+
+
+LINES = [
+    {"session": "s1", "role": "user", "content": "I live in Lisbon.", "ts": "2026-01-05T09:00:00"},
+    {"session": "s1", "role": "assistant", "content": "Nice city!", "ts": "2026-01-05T09:00:05"},
+    {"session": "s2", "role": "user", "content": "thanks!", "ts": "2026-01-06T09:00:00"},
+    {"session": "s2", "role": "user", "content": "I moved to Porto. From now on answer briefly.", "ts": "2026-02-01T10:00:00"},
+]
+
+
+def test_import_runs_the_live_write_path_with_the_transcript_times(tmp_path):
+    services = fake_services(tmp_path)
+    report = import_transcript(services, write(tmp_path / "t.jsonl", LINES))
+    assert report.messages == 4 and report.sessions == {"s1", "s2"}
+    assert report.counts() == {"added": 2, "skipped": 1, "superseded": 1}
+    porto = next(m for m in services.memories.list() if "Porto" in m.content)
+    assert porto.created_at == datetime.fromisoformat("2026-02-01T10:00:00").timestamp()
+    lisbon = next(m for m in services.memories.list(statuses=("superseded",)))
+    assert lisbon.superseded_by == porto.id
+    s2 = services.sessions.by_name("s2")
+    assert [n.text for n in services.sessions.notes(s2.id)] == ["From now on answer briefly."]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [("{not json", "line 3: not valid JSON"),
+     ({"session": "s1", "role": "bot", "content": "x", "ts": "2026-01-05T09:00:00"}, "line 3: role"),
+     ({"session": "s1", "role": "user", "content": "x", "ts": "yesterday"}, "line 3: 'ts'"),
+     ({"session": "s1", "role": "user", "ts": "2026-01-05T09:00:00"}, "line 3: 'content'")],
+)
+def test_a_malformed_line_imports_nothing(tmp_path, bad, message):
+    services = fake_services(tmp_path)
+    with pytest.raises(MemchatError, match=message):
+        import_transcript(services, write(tmp_path / "t.jsonl", [*LINES[:2], bad, LINES[3]]))
+    assert services.db.scalar("SELECT COUNT(*) FROM messages") == 0
+    assert services.memories.count() == 0

@@ -1,0 +1,64 @@
+"""A turn's snapshot round-trips: recorded in the database, exported, parsed, equal to the turn."""
+
+import json
+
+import pytest
+from helpers import fake_conversation
+
+from memchat.cli.main import main
+from memchat.pipeline.export import export, to_markdown
+from memchat.types import MemchatError, PromptAssembled, RecallDone
+
+
+def test_export_json_round_trips_the_turn(tmp_path):
+    conv = fake_conversation(tmp_path, ("Noted!", "Pixel, of course."))
+    conv.run_turn("My dog is called Pixel.")
+    conv.wait()
+    events = []
+    finished = conv.run_turn("What is my dog called?", events.append)
+    conv.wait()
+    assembled = next(e for e in events if isinstance(e, PromptAssembled))
+    recalled = next(e for e in events if isinstance(e, RecallDone))
+
+    path = export(conv.services.db, "test", None, "json", tmp_path / "snap.json")
+    data = json.loads(path.read_text())
+    assert data["turn"] == finished.turn == 2
+    assert data["messages"] == [{"role": m.role, "content": m.content} for m in assembled.messages]
+    assert data["budget"]["prompt_tokens"] == assembled.budget.prompt_tokens == finished.tokens_in
+    assert [b["name"] for b in data["budget"]["blocks"]] == [b.name for b in assembled.budget.blocks]
+    assert [c["id"] for c in data["candidates"]] == [c.memory.id for c in recalled.candidates]
+    assert data["candidates"][0]["signals"].keys() == {"similarity", "keyword", "recency", "importance", "pinned"}
+    assert data["reply"] == "Pixel, of course." and data["tokens"]["out"] == finished.tokens_out
+    assert data["model"]["name"] == "fake-engine" and len(data["model"]["sha256"]) == 64
+    assert data["sampling"]["seed"] == 42
+    assert set(data["timings_ms"]) >= {"recall_ms", "assemble_ms", "first_token_ms", "generation_ms", "extraction_ms"}
+
+    first = json.loads(export(conv.services.db, "test", 1, "json", tmp_path / "one.json").read_text())
+    assert first["memory_writes"][0]["action"] == "added"
+
+
+def test_markdown_is_for_people(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("From now on answer in French.")
+    conv.wait()
+    text = to_markdown(json.loads(export(conv.services.db, None, None, "json", tmp_path / "s.json").read_text()))
+    for heading in ("## Budget", "## Recall candidates", "## Memory writes", "## Notes", "## Messages sent to the model"):
+        assert heading in text
+    assert "From now on answer in French." in text
+
+
+def test_cli_snapshot_writes_to_the_data_dir_and_prints_the_path(tmp_path, capsys):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("hello")
+    conv.wait()
+    assert main(["snapshot", "--db", str(tmp_path / "memchat.db"), "--format", "md"]) == 0
+    written = capsys.readouterr().out.strip()
+    assert written.endswith(".md") and "snapshots" in written
+    assert "# memchat turn 1" in open(written, encoding="utf-8").read()
+
+
+def test_unknown_turn_is_a_clear_error(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("hello")
+    with pytest.raises(MemchatError, match="no recorded turn 9"):
+        export(conv.services.db, "test", 9, "json", None)
