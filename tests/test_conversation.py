@@ -55,9 +55,12 @@ def test_window_overflow_is_summarised_incrementally(tmp_path):
     assert summary_prompts
     assert "Old summary:\n(none yet)" in summary_prompts[0][1].content
     assert "Old summary:\n(none yet)" not in summary_prompts[-1][1].content
+    synchronous = 0
     for record in conv.services.db.rows("SELECT snapshot FROM turns"):
         budget = json.loads(record["snapshot"])["budget"]
         assert budget["prompt_tokens"] <= budget["n_ctx"] - budget["reserved_output"]
+        synchronous += any(b["name"] == "window" and b["cut"] for b in budget["blocks"])
+    assert synchronous < len(summary_prompts), "eviction should mostly happen ahead, after a reply"
 
 
 def test_resume_rebuilds_the_same_window_summary_and_notes(tmp_path):

@@ -33,6 +33,12 @@ def make_app(settings, replies=(), *, delay=0.0, engine=None, **kwargs) -> Memch
     return MemchatApp.from_settings(settings, engine=engine, embedder=FakeEmbedder(), **kwargs)
 
 
+def replied(app) -> bool:
+    """The last stored message is the assistant's (the turn has been recorded)."""
+    history = app.conversation.history()
+    return bool(history) and history[-1].role == "assistant"
+
+
 async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -262,3 +268,23 @@ def test_themes_are_found_in_a_wheel_install(tmp_path, monkeypatch):
     (package / "themes").mkdir(parents=True)
     monkeypatch.setattr(memchat, "__file__", str(package / "__init__.py"))
     assert themes.themes_dir() == package / "themes"
+
+
+async def test_streamed_tokens_are_flushed_in_batches(settings, monkeypatch):
+    from textual.widgets import Markdown
+
+    flushes: list[str] = []
+    append = Markdown.append
+
+    def counting(self, text):
+        flushes.append(text)
+        return append(self, text)
+
+    monkeypatch.setattr(Markdown, "append", counting)
+    app = make_app(settings, [LONG_REPLY], delay=0.005)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "stream please")
+        await wait_until(pilot, lambda: replied(app), timeout=10)
+        await wait_until(pilot, lambda: not app.chat.pane.streaming)
+        assert app.chat.query_one(ChatView).replies[-1].source == LONG_REPLY
+    assert 0 < len(flushes) < 60  # 200 tokens, at most ~15 redraws a second

@@ -35,6 +35,12 @@ def seed(app: MemchatApp) -> dict[str, int]:
     return {name: app.services.writer.apply(d).memory_id for name, d in drafts.items()}
 
 
+def replied(app) -> bool:
+    """The last stored message is the assistant's (the turn has been recorded)."""
+    history = app.conversation.history()
+    return bool(history) and history[-1].role == "assistant"
+
+
 async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -46,7 +52,7 @@ async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
 async def chat(pilot, app: MemchatApp, text: str) -> None:
     app.chat.query_one(PromptInput).load_text(text)
     await pilot.press("enter")
-    await wait_until(pilot, lambda: not app.chat.pane.streaming and app.conversation.history()[-1].role == "assistant")
+    await wait_until(pilot, lambda: not app.chat.pane.streaming and replied(app))
     app.conversation.wait()
     await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
 

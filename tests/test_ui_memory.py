@@ -40,6 +40,12 @@ def seed(app: MemchatApp) -> dict[str, int]:
     return {name: app.services.writer.apply(d).memory_id for name, d in drafts.items()}
 
 
+def replied(app) -> bool:
+    """The last stored message is the assistant's (the turn has been recorded)."""
+    history = app.conversation.history()
+    return bool(history) and history[-1].role == "assistant"
+
+
 async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -51,7 +57,7 @@ async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
 async def chat(pilot, app: MemchatApp, text: str) -> None:
     app.chat.query_one(PromptInput).load_text(text)
     await pilot.press("enter")
-    await wait_until(pilot, lambda: not app.chat.pane.streaming and app.conversation.history()[-1].role == "assistant")
+    await wait_until(pilot, lambda: not app.chat.pane.streaming and replied(app))
     app.conversation.wait()
     await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
 
@@ -208,7 +214,7 @@ async def test_summary_and_notes_can_be_edited(app):
         await pilot.press("e")
         await replace_dialog_text(pilot, app, "Answer in Portuguese.")
         assert [n.text for n in sessions.notes(session_id)] == ["Answer in Portuguese.", "Never mention football."]
-        await pilot.press("down", "e")
+        await pilot.press("down", "enter")
         await replace_dialog_text(pilot, app, "")
         assert [n.text for n in sessions.notes(session_id)] == ["Answer in Portuguese."]
         await pilot.press("escape")

@@ -1,9 +1,11 @@
-"""One conversation, one turn at a time: recall → assemble → stream → persist → extract → forget.
+"""One conversation, one turn at a time: recall → assemble → stream → persist → extract → forget → compact.
 
 Events (memchat.types.TurnEvent) go to an `emit` callback as they happen, so
 the UI can redraw and the CLI can print. Memory extraction runs on a background
 thread after the reply has streamed, so it never delays the reply; `wait()`
-joins it (`memchat ask` and tests do). Cross-turn notes are caught before the
+joins it (`memchat ask` and tests do). The same thread then folds into the
+rolling summary what the next turn would have to evict, so eviction rarely
+delays a reply. Cross-turn notes are caught before the
 prompt is assembled, so the very reply to "from now on …" already honours it.
 """
 
@@ -129,22 +131,42 @@ class Conversation:
         return finished
 
     def _assemble_with_eviction(self, text: str, recall: RecallResult, user_message: Message) -> Assembly:
-        """Assemble; if old messages overflow the window, fold them into the rolling summary first."""
+        """Assemble; if old messages still overflow the window, fold them into the rolling summary first."""
         services = self.services
         parts = self._parts(text, recall)
         parts.window = [m for m in parts.window if m.id != user_message.id]
         engine = services.engine
         assembly = assemble(parts, services.limits, engine.count, engine.count_messages)
         if assembly.overflow:
-            summary = services.summariser.update(parts.summary, assembly.overflow, services.limits.summary)
-            with services.db.transaction():
-                services.sessions.set_summary(self.session.id, summary)
-                services.sessions.evict([m.id for m in assembly.overflow])
-            parts.summary = summary
-            evicted = {m.id for m in assembly.overflow}
-            parts.window = [m for m in parts.window if m.id not in evicted]
+            self._fold(parts, assembly.overflow)
             assembly = assemble(parts, services.limits, engine.count, engine.count_messages)
         return assembly
+
+    def _fold(self, parts: PromptParts, overflow: list[Message]) -> None:
+        """Fold `overflow` into the rolling summary (old summary first) and drop it from the window."""
+        services = self.services
+        summary = services.summariser.update(parts.summary, overflow, services.limits.summary)
+        with services.db.transaction():
+            services.sessions.set_summary(self.session.id, summary)
+            services.sessions.evict([m.id for m in overflow])
+        evicted = {m.id for m in overflow}
+        parts.summary = summary
+        parts.window = [m for m in parts.window if m.id not in evicted]
+
+    def _compact_ahead(self) -> None:
+        """After a reply: fold now what the next turn would have to evict, so that reply never waits for it.
+
+        The next turn needs room for its recalled memories and a typical message; if the window
+        would not leave that much, its oldest messages are summarised here, in the background.
+        """
+        services = self.services
+        limits = services.limits
+        parts = self._parts("", None)
+        headroom = limits.recalled + min(limits.input, 256)
+        engine = services.engine
+        overflow = assemble(parts, limits, engine.count, engine.count_messages, headroom=headroom).overflow
+        if overflow:
+            self._fold(parts, overflow)
 
     def _stream(self, assembly: Assembly, emit: Emit, should_stop: Callable[[], bool],
                 timings: Timings) -> tuple[str, bool, int]:
@@ -182,6 +204,14 @@ class Conversation:
         elapsed = (time.perf_counter() - started) * 1000
         snapshot.save(services.db, self.session.id, turn, snapshot.add_writes(record, outcomes, failures, elapsed))
         emit(MemoryWritten(turn, outcomes, failures))
+        try:
+            self._compact_ahead()
+        except Exception as exc:  # noqa: BLE001 - the next turn folds synchronously instead
+            services.db.execute(
+                "INSERT INTO extraction_failures (session_id, message_id, raw_output, error, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (self.session.id, user_message.id, "", f"summary: {type(exc).__name__}: {exc}", time.time()),
+            )
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until the last turn's memory extraction has finished."""

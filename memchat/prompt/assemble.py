@@ -51,7 +51,10 @@ def _section(header: str, lines: Sequence[str]) -> str:
     return header + "\n" + "\n".join(lines) if lines else ""
 
 
-def assemble(parts: PromptParts, limits: BudgetLimits, count: Count, count_messages: CountMessages) -> Assembly:
+def assemble(
+    parts: PromptParts, limits: BudgetLimits, count: Count, count_messages: CountMessages, *, headroom: int = 0
+) -> Assembly:
+    """The prompt for `parts` within `limits`; `headroom` keeps that many more tokens free in the window."""
     blocks: dict[str, BlockUsage] = {}
 
     system, cut = truncate_text(parts.system, limits.system, count)
@@ -97,7 +100,7 @@ def assemble(parts: PromptParts, limits: BudgetLimits, count: Count, count_messa
     def render(window: Sequence[Message]) -> list[ChatMessage]:
         return [ChatMessage("system", head), *[ChatMessage(m.role, m.content) for m in window], *tail]
 
-    window_room = limits.available - count_messages(render([]))
+    window_room = limits.available - count_messages(render([])) - headroom
     overflow, window = newest_that_fit(list(parts.window), lambda m: count(m.content) + 8, max(0, window_room))
     messages = render(window)
     total = count_messages(messages)

@@ -11,6 +11,7 @@ history. The memory keys work on the highlighted row.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -97,8 +98,9 @@ class BrowserScreen(MemoryScreen):
     def on_resize(self, event: Resize) -> None:
         narrow = event.size.width < NARROW_COLUMNS or event.size.height < SHORT_ROWS
         self.set_class(narrow, "-narrow")
-        for field in self.query("#browser-filters > *").results((Input, Select)):
-            field.compact = narrow
+        self.query_one("#search", Input).compact = narrow
+        for select in self.query(Select):
+            select.compact = narrow
 
     # ---- filters ------------------------------------------------------------------
     @property
@@ -215,7 +217,7 @@ class BrowserScreen(MemoryScreen):
             f"\nsource        {source}",
             f"\nsuperseded by {'#' + str(memory.superseded_by) if memory.superseded_by else '—'}",
         )
-        chain = self.services.memories.history(memory.id)
+        chain: Sequence[Memory] = self.services.memories.history(memory.id)
         if len(chain) > 1:
             lines.append("\n\nHistory (oldest first)\n", style="bold")
             for item in chain:

@@ -11,6 +11,7 @@ variables through component classes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -79,13 +80,10 @@ def total_label(report: BudgetReport) -> str:
 
 
 class BudgetBar(Widget):
-    COMPONENT_CLASSES = {f"budget-bar--{name}" for name in SEGMENTS}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"budget-bar--{name}" for name in SEGMENTS}
 
-    @dataclass
     class LedgerRequested(Message):
         """The user clicked the bar to see the whole ledger."""
-
-        report: BudgetReport | None
 
     report: reactive[BudgetReport | None] = reactive(None)
     """The budget shown; None until the first count arrives."""
@@ -96,7 +94,7 @@ class BudgetBar(Widget):
         self.tooltip = "Token budget of the prompt — click (or F4) for the ledger"
 
     def on_click(self, event: events.Click) -> None:
-        self.post_message(self.LedgerRequested(self.report))
+        self.post_message(self.LedgerRequested())
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"budget-bar--{name}", partial=True)

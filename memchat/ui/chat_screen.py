@@ -134,7 +134,7 @@ class ChatScreen(MemoryScreen):
             written = [f"{o.action} #{o.memory_id}: {o.content}" for o in event.outcomes if o.action in VISIBLE_OUTCOMES]
             if written:
                 self.notify("\n".join(written), title="memory", markup=False)
-        self.post_message(self.MemoriesChanged(None, recount=False))
+        self._changed(None, recount=False)
 
     # ---- memories ------------------------------------------------------------------
     def selected_memory_id(self) -> int | None:

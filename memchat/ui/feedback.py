@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.dom import DOMNode
+from textual.widget import Widget
 
 from memchat.types import MemchatError
 
@@ -16,7 +16,7 @@ def as_memchat_error(exc: BaseException) -> MemchatError:
     return MemchatError(f"unexpected {type(exc).__name__}: {exc}", "please report this; your input was kept")
 
 
-def notify_error(node: DOMNode, error: BaseException) -> None:
+def notify_error(node: Widget, error: BaseException) -> None:
     """Show `error` as a toast (safe from the UI thread only)."""
     error = as_memchat_error(error)
     body = f"{error.message}\n→ {error.hint}" if error.hint else error.message

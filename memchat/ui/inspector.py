@@ -68,13 +68,13 @@ class Inspector(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("Recall — no turn yet", id="recall-title", classes="pane-title")
-        candidates = DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
+        candidates: DataTable[str | Text] = DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
         for name in CANDIDATE_COLUMNS:
             candidates.add_column(name, key=name)
         yield candidates
         yield Static("Memories recall considered for the last message appear here.", id="candidate-detail")
         yield Label("Written to memory", id="writes-title", classes="pane-title")
-        writes = DataTable(id="writes", cursor_type="row", zebra_stripes=True)
+        writes: DataTable[str | Text] = DataTable(id="writes", cursor_type="row", zebra_stripes=True)
         for name in WRITE_COLUMNS:
             writes.add_column(name, key=name)
         yield writes

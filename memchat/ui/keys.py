@@ -5,8 +5,8 @@ A binding's id is its action name, so `settings.ui.keys` (action → key, e.g.
 reads this same table with the same remapping: the two cannot disagree.
 
 Keys were picked to reach a program through ordinary terminals: F-keys and
-Escape for screens, Enter to send and Ctrl+J (or Alt+Enter) for a new line
-(Shift+Enter is indistinguishable from Enter in most terminals), plain
+Escape for screens, Enter to send and Ctrl+J for a new line (most terminals
+send Shift+Enter and Alt+Enter as a plain Enter — checked in tmux), plain
 letters only where no text field has focus (inspector tables, browser list).
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from memchat.types import MemchatError
 
@@ -60,7 +60,7 @@ KEYMAP: tuple[KeySpec, ...] = (
     KeySpec("chat", "narrow_inspector", "alt+left", "Narrow inspector", show=False, priority=True),
     KeySpec("chat", "widen_inspector", "alt+right", "Widen inspector", show=False, priority=True),
     KeySpec("input", "send", "enter", "Send"),
-    KeySpec("input", "newline", "ctrl+j,alt+enter", "New line"),
+    KeySpec("input", "newline", "ctrl+j", "New line"),
     KeySpec("memory", "pin", "p", "Pin/unpin", target="screen."),
     KeySpec("memory", "forget", "f", "Forget", target="screen."),
     KeySpec("memory", "undo", "u", "Undo forget", target="screen."),
@@ -85,7 +85,7 @@ KEYMAP: tuple[KeySpec, ...] = (
 ACTIONS: frozenset[str] = frozenset(spec.action for spec in KEYMAP)
 
 
-def bindings(group: str) -> list[Binding]:
+def bindings(group: str) -> list[BindingType]:
     """BINDINGS for one group; each binding's id is its action, for remapping."""
     return [
         Binding(spec.key, spec.target + spec.action, spec.description, show=spec.show, priority=spec.priority,

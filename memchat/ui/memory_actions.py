@@ -70,8 +70,10 @@ class MemoryScreen(Screen):
             self.notify(f"Memory #{memory_id} no longer exists (purged).", severity="warning")
         return memory
 
-    def _changed(self, memory_id: int | None) -> None:
-        self.post_message(self.MemoriesChanged(memory_id))
+    def _changed(self, memory_id: int | None, *, recount: bool = True) -> None:
+        """Tell the app, which owns every view; posted to it directly so the news survives this
+        screen closing before a background edit finishes."""
+        self.app.post_message(self.MemoriesChanged(memory_id, recount))
 
     # ---- actions ----------------------------------------------------------------
     def action_pin(self) -> None:

@@ -35,7 +35,7 @@ class NotesScreen(ModalScreen[bool]):
             with VerticalScroll(id="summary-box"):
                 yield Static(id="summary", markup=False)
             yield Label("Cross-turn notes", classes="dialog-title")
-            table = DataTable(id="notes", cursor_type="row", zebra_stripes=True)
+            table: DataTable[str] = DataTable(id="notes", cursor_type="row", zebra_stripes=True)
             table.add_column("id", key="id")
             table.add_column("note", key="note")
             yield table
@@ -96,6 +96,10 @@ class NotesScreen(ModalScreen[bool]):
 
         self.app.push_screen(TextDialog(f"Edit note #{note_id}", text, "Ctrl+S saves (empty removes the note) · "
                                                                       "Esc cancels"), save)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a click on the selected row) edits the note, as `e` does."""
+        self.action_edit_note()
 
     def action_add_note(self) -> None:
         def save(text: str | None) -> None:

@@ -1,4 +1,4 @@
-"""The multi-line message box: Enter sends, Ctrl+J or Alt+Enter starts a new line.
+"""The multi-line message box: Enter sends, Ctrl+J starts a new line.
 
 It tells its parent two things: a message was sent, and the draft has settled
 (no typing for `SETTLE_SECONDS`), which is when the budget bar re-counts the

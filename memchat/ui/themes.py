@@ -14,9 +14,9 @@ import tomllib
 from dataclasses import fields
 from pathlib import Path
 
-import memchat
 from textual.theme import BUILTIN_THEMES, Theme
 
+import memchat
 from memchat.types import MemchatError
 
 VARIABLE_FALLBACKS: dict[str, str] = {
