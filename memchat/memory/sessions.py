@@ -121,6 +121,17 @@ class SessionStore:
     def turn_count(self, session_id: int) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)))
 
+    # ---- extraction failures ----------------------------------------------
+    def add_extraction_failure(
+        self, session_id: int | None, message_id: int | None, raw_output: str, error: str, now: float | None = None
+    ) -> None:
+        """Model output that did not validate, kept with the raw text so it is never silently lost."""
+        self.db.execute(
+            "INSERT INTO extraction_failures (session_id, message_id, raw_output, error, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (session_id, message_id, raw_output, error, time.time() if now is None else now),
+        )
+
     # ---- notes ----------------------------------------------------------
     def add_note(self, session_id: int, text: str, now: float | None = None) -> Note:
         now = time.time() if now is None else now

@@ -195,11 +195,7 @@ class Conversation:
         except Exception as exc:  # noqa: BLE001 - a failed extraction must be visible, never fatal
             outcomes, failures = [], [snapshot.ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
         for failure in failures:
-            services.db.execute(
-                "INSERT INTO extraction_failures (session_id, message_id, raw_output, error, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (self.session.id, user_message.id, failure.raw_output, failure.error, time.time()),
-            )
+            services.sessions.add_extraction_failure(self.session.id, user_message.id, failure.raw_output, failure.error)
         run_forgetting(services.db, services.settings.forget)
         elapsed = (time.perf_counter() - started) * 1000
         snapshot.save(services.db, self.session.id, turn, snapshot.add_writes(record, outcomes, failures, elapsed))
@@ -207,10 +203,8 @@ class Conversation:
         try:
             self._compact_ahead()
         except Exception as exc:  # noqa: BLE001 - the next turn folds synchronously instead
-            services.db.execute(
-                "INSERT INTO extraction_failures (session_id, message_id, raw_output, error, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (self.session.id, user_message.id, "", f"summary: {type(exc).__name__}: {exc}", time.time()),
+            services.sessions.add_extraction_failure(
+                self.session.id, user_message.id, "", f"rolling summary: {type(exc).__name__}: {exc}"
             )
 
     def wait(self, timeout: float | None = None) -> None:

@@ -97,9 +97,5 @@ def import_transcript(services: Services, path: Path) -> ImportReport:
             report.outcomes.extend(outcomes)
             report.failures += len(failures)
             for failure in failures:
-                services.db.execute(
-                    "INSERT INTO extraction_failures (session_id, message_id, raw_output, error, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (session.id, message.id, failure.raw_output, failure.error, line.ts),
-                )
+                sessions.add_extraction_failure(session.id, message.id, failure.raw_output, failure.error, line.ts)
     return report
