@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 
-from memchat.cli.wiring import resolve_model
+from memchat.pipeline.factory import resolve_model
 from memchat.config import ModelSettings
 from memchat.engine.llama import LlamaChatEngine
 from memchat.engine.protocol import Sampling

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import sqlite_vec
 
-from memchat.cli.wiring import resolve_model
+from memchat.pipeline.factory import resolve_model
 from memchat.config import RecallSettings
 from memchat.engine.llama import LlamaEmbedder
 from memchat.memory.items import MemoryStore

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memchat.cli.wiring import build_services
+from memchat.pipeline.factory import build_services
 from memchat.config import load_settings
 from memchat.memory.recall import RecallResult
 from memchat.pipeline.importer import import_transcript

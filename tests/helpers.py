@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memchat.cli.wiring import build_services, open_conversation
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder, FakeEngine
 from memchat.pipeline.conversation import Conversation

@@ -5,7 +5,7 @@ import json
 import pytest
 from helpers import fake_conversation
 
-from memchat.cli.wiring import open_conversation
+from memchat.pipeline.factory import open_conversation
 from memchat.pipeline import snapshot
 from memchat.types import MemchatError, MemoryWritten, PromptAssembled, RecallDone, TokenStreamed, TurnFinished
 
@@ -94,3 +94,17 @@ def test_empty_message_is_refused_without_storing(tmp_path):
     with pytest.raises(MemchatError):
         conv.run_turn("   ")
     assert conv.history() == []
+
+
+def test_a_turn_that_fails_before_any_reply_leaves_nothing_behind(tmp_path):
+    conv = fake_conversation(tmp_path)
+
+    def broken(*args, **kwargs):
+        raise MemchatError("prompt does not fit", "shorten it")
+        yield  # pragma: no cover
+
+    conv.services.engine.stream = broken
+    with pytest.raises(MemchatError):
+        conv.run_turn("From now on answer in Latin. What is love?")
+    assert conv.history() == []
+    assert conv.notes == []

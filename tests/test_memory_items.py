@@ -91,3 +91,32 @@ def test_bad_input_is_a_clear_error(store):
         store.add(draft("   "))
     with pytest.raises(MemchatError, match="no memory with id"):
         store.pin(999)
+
+
+def test_a_change_from_another_thread_survives_a_rolled_back_transaction(store):
+    import threading
+
+    memory = store.add(draft("The user likes tea."))
+    inside, done = threading.Event(), threading.Event()
+
+    def background_write_that_fails():
+        try:
+            with store.db.transaction():
+                store.db.execute("UPDATE memories SET importance = 0.99 WHERE id = ?", (memory.id,))
+                inside.set()
+                done.wait(5)
+                raise RuntimeError("extraction failed")
+        except RuntimeError:
+            pass
+
+    worker = threading.Thread(target=background_write_that_fails)
+    worker.start()
+    inside.wait(5)
+    pinner = threading.Thread(target=lambda: store.pin(memory.id))
+    pinner.start()
+    done.set()
+    worker.join(5)
+    pinner.join(15)
+    again = store.require(memory.id)
+    assert again.pinned
+    assert again.importance == 0.5

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from memchat.cli.wiring import build_services
+from memchat.pipeline.factory import build_services
 from memchat.config import load_settings
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))

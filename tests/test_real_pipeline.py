@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from memchat.cli.wiring import build_services, open_conversation
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import load_settings
 from memchat.pipeline.export import to_markdown
 from memchat.pipeline.snapshot import load

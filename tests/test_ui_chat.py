@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from memchat.cli.wiring import build_services, open_conversation
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder, FakeEngine
 from memchat.types import MemchatError

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from memchat.cli.wiring import build_services, open_conversation, open_database
+from memchat.pipeline.factory import build_services, open_conversation, open_database
 from memchat.pipeline import export
 from memchat.pipeline.importer import import_transcript
 from memchat.prompt.assemble import recalled_room

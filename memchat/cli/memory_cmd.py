@@ -7,7 +7,7 @@ import json
 import time
 from dataclasses import asdict
 
-from memchat.cli.wiring import build_services
+from memchat.pipeline.factory import build_services
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, Memory, MemoryDraft
 
 

@@ -107,6 +107,13 @@ class SessionStore:
     def messages(self, session_id: int) -> list[Message]:
         return [_message(r) for r in self.db.rows("SELECT * FROM messages WHERE session_id = ? ORDER BY id", (session_id,))]
 
+    def withdraw(self, message_id: int, note_ids: list[int]) -> None:
+        """Remove a user message (and the notes it created) whose turn failed before any reply."""
+        with self.db.transaction():
+            self.db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+            for note_id in note_ids:
+                self.db.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+
     def window(self, session_id: int) -> list[Message]:
         rows = self.db.rows(
             "SELECT * FROM messages WHERE session_id = ? AND in_window = 1 ORDER BY id", (session_id,)

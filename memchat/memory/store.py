@@ -2,12 +2,15 @@
 
 Python's own `sqlite3` cannot load extensions on many builds (pyenv, macOS), so
 memchat uses `apsw`, which always can, and loads sqlite-vec into every
-connection. The file runs in WAL mode so the UI can read while a background
-extraction writes.
+connection. Each thread gets its own connection (WAL mode lets the UI read and write
+while a background extraction writes), so one thread's open transaction
+never swallows another thread's change. An in-memory database has one
+connection, shared.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -28,27 +31,29 @@ def _dict_rows(cursor: apsw.Cursor, row: Sequence[Any]) -> Row:
 
 
 class Database:
-    """A connection with sqlite-vec loaded and the schema migrated."""
+    """Per-thread connections with sqlite-vec loaded, to one migrated file."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
+        self._local = threading.local()
+        self._shared: apsw.Connection | None = None
+        self._all: list[apsw.Connection] = []
+        self._lock = threading.Lock()
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self.conn = apsw.Connection(self.path)
+            first = self._connect()
         except (OSError, apsw.Error) as exc:
             raise MemchatError(
                 f"cannot open database {self.path}: {exc}", "pass --db with a writable path or fix permissions"
             ) from exc
-        self.conn.set_busy_timeout(5000)
-        self.conn.enable_load_extension(True)
-        self.conn.load_extension(sqlite_vec.loadable_path())
-        self.conn.enable_load_extension(False)
-        self.conn.row_trace = _dict_rows
+        if self.path == ":memory:":
+            self._shared = first
+        else:
+            self._local.conn = first
         try:
             if self.path != ":memory:":
                 self.execute("PRAGMA journal_mode=WAL")
-            self.execute("PRAGMA foreign_keys=ON")
             self.migrate()
         except apsw.NotADBError as exc:
             raise MemchatError(
@@ -56,6 +61,28 @@ class Database:
             ) from exc
         except apsw.ReadOnlyError as exc:
             raise MemchatError(f"{self.path} is read-only", "fix its permissions or pass --db") from exc
+
+    def _connect(self) -> apsw.Connection:
+        conn = apsw.Connection(self.path)
+        conn.set_busy_timeout(10_000)
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+        conn.row_trace = _dict_rows
+        conn.execute("PRAGMA foreign_keys=ON")
+        with self._lock:
+            self._all.append(conn)
+        return conn
+
+    @property
+    def conn(self) -> apsw.Connection:
+        """This thread's connection (opened on first use)."""
+        if self._shared is not None:
+            return self._shared
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
 
     # ---- plumbing -------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> apsw.Cursor:
@@ -78,7 +105,11 @@ class Database:
             yield
 
     def close(self) -> None:
-        self.conn.close()
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()
 
     # ---- schema ---------------------------------------------------------
     @property

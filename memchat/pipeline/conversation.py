@@ -77,7 +77,9 @@ class Conversation:
 
     def _assemble(self, user_input: str, recalled: RecallResult | None) -> Assembly:
         engine = self.services.engine
-        return assemble(self._parts(user_input, recalled), self.services.limits, engine.count, engine.count_messages)
+        return assemble(
+            self._parts(user_input, recalled), self.services.limits, engine.count, engine.count_messages, exact=engine.exact
+        )
 
     def preview(self, draft: str) -> BudgetReport:
         """The budget of the next prompt if `draft` were sent now (recall from the last turn)."""
@@ -91,27 +93,31 @@ class Conversation:
         self.wait()
         timings = Timings()
         sessions, session_id = services.sessions, self.session.id
-        for note in notes_from(text):
-            sessions.add_note(session_id, note)
+        notes = [sessions.add_note(session_id, note).id for note in notes_from(text)]
         user_message = sessions.add_message(session_id, "user", text, tokens=services.engine.count(text))
         turn = sessions.turn_count(session_id)
         emit(TurnStarted(turn, text))
+        streamed: list[str] = []
+        try:
+            started = time.perf_counter()
+            limits = services.limits
+            recall = services.recaller.recall(
+                text, token_limit=recalled_room(limits.recalled, services.engine.count), count_tokens=services.engine.count
+            )
+            self.last_recall = recall
+            timings.recall_ms = (time.perf_counter() - started) * 1000
+            emit(RecallDone(recall.candidates))
 
-        started = time.perf_counter()
-        limits = services.limits
-        recall = services.recaller.recall(
-            text, token_limit=recalled_room(limits.recalled, services.engine.count), count_tokens=services.engine.count
-        )
-        self.last_recall = recall
-        timings.recall_ms = (time.perf_counter() - started) * 1000
-        emit(RecallDone(recall.candidates))
+            started = time.perf_counter()
+            assembly = self._assemble_with_eviction(text, recall, user_message)
+            timings.assemble_ms = (time.perf_counter() - started) * 1000
+            emit(PromptAssembled(assembly.messages, assembly.report))
 
-        started = time.perf_counter()
-        assembly = self._assemble_with_eviction(text, recall, user_message)
-        timings.assemble_ms = (time.perf_counter() - started) * 1000
-        emit(PromptAssembled(assembly.messages, assembly.report))
-
-        reply, cancelled, tokens_out = self._stream(assembly, emit, should_stop, timings)
+            reply, cancelled, tokens_out = self._stream(assembly, emit, should_stop, timings, streamed)
+        except BaseException:
+            if not streamed:  # nothing came back: the turn never happened, the caller keeps the text
+                sessions.withdraw(user_message.id, notes)
+            raise
         sessions.add_message(session_id, "assistant", reply, tokens=tokens_out, cancelled=cancelled)
         finished = TurnFinished(turn, reply, cancelled, assembly.report.prompt_tokens, tokens_out, timings)
         record = snapshot.build_snapshot(
@@ -136,10 +142,10 @@ class Conversation:
         parts = self._parts(text, recall)
         parts.window = [m for m in parts.window if m.id != user_message.id]
         engine = services.engine
-        assembly = assemble(parts, services.limits, engine.count, engine.count_messages)
+        assembly = assemble(parts, services.limits, engine.count, engine.count_messages, exact=engine.exact)
         if assembly.overflow:
             self._fold(parts, assembly.overflow)
-            assembly = assemble(parts, services.limits, engine.count, engine.count_messages)
+            assembly = assemble(parts, services.limits, engine.count, engine.count_messages, exact=engine.exact)
         return assembly
 
     def _fold(self, parts: PromptParts, overflow: list[Message]) -> None:
@@ -169,9 +175,8 @@ class Conversation:
             self._fold(parts, overflow)
 
     def _stream(self, assembly: Assembly, emit: Emit, should_stop: Callable[[], bool],
-                timings: Timings) -> tuple[str, bool, int]:
+                timings: Timings, pieces: list[str]) -> tuple[str, bool, int]:
         engine = self.services.engine
-        pieces: list[str] = []
         started = time.perf_counter()
         first = 0.0
         max_tokens = self.services.limits.reserved_output

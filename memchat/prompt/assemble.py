@@ -52,9 +52,19 @@ def _section(header: str, lines: Sequence[str]) -> str:
 
 
 def assemble(
-    parts: PromptParts, limits: BudgetLimits, count: Count, count_messages: CountMessages, *, headroom: int = 0
+    parts: PromptParts,
+    limits: BudgetLimits,
+    count: Count,
+    count_messages: CountMessages,
+    *,
+    headroom: int = 0,
+    exact: bool = True,
 ) -> Assembly:
-    """The prompt for `parts` within `limits`; `headroom` keeps that many more tokens free in the window."""
+    """The prompt for `parts` within `limits`.
+
+    `headroom` keeps that many more tokens free in the window; `exact` says whether the counters
+    are the model's own tokenizer (False for estimates), and is carried into the report.
+    """
     blocks: dict[str, BlockUsage] = {}
 
     system, cut = truncate_text(parts.system, limits.system, count)
@@ -122,7 +132,7 @@ def assemble(
     )
     ordered = [blocks[name] for name in ("system", "notes", "pinned", "summary", "window", "recalled", "input")]
     ordered.append(BlockUsage("format", max(0, total - sum(b.tokens for b in ordered)), 0))
-    report = BudgetReport(limits.n_ctx, limits.reserved_output, ordered, total)
+    report = BudgetReport(limits.n_ctx, limits.reserved_output, ordered, total, exact=exact)
     return Assembly(messages, report, overflow, input_text)
 
 

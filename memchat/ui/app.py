@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.screen import Screen
 
-from memchat.cli.wiring import build_services, open_conversation
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import Settings
 from memchat.engine.protocol import ChatEngine, Embedder
 from memchat.pipeline.conversation import Conversation

@@ -1,4 +1,4 @@
-"""The composition root: settings → model files → engines → database → Services.
+"""Building a conversation from settings: model files → engines → database → Services.
 
 The CLI commands, the TUI and the tests all build their app through
 `build_services`, so what is tested is what runs. Engines may be injected
