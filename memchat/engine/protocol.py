@@ -42,6 +42,9 @@ class ChatEngine(TokenCounter, Protocol):
     n_ctx: int
     file_sha256: str
 
+    def wait_until_loaded(self) -> "ChatEngine":
+        """Block until the model is usable (engines that load in the background); returns the engine."""
+
     def render(self, messages: Sequence[ChatMessage]) -> str:
         """The prompt text after the model's chat template, ready for generation."""
 

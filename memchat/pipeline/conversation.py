@@ -91,6 +91,7 @@ class Conversation:
         if not text.strip():
             raise MemchatError("empty message", "type something first")
         self.wait()
+        services.engine.wait_until_loaded()  # what is sent is counted by the model's own tokenizer
         timings = Timings()
         sessions, session_id = services.sessions, self.session.id
         notes = [sessions.add_note(session_id, note).id for note in notes_from(text)]

@@ -32,19 +32,23 @@ def resolve_model(value: str, *, progress: bool) -> tuple[Path, str]:
     return path, (record.sha256 if record else spec.sha256 or "")
 
 
-def load_engines(settings: Settings, *, progress: bool = True) -> tuple[ChatEngine, Embedder]:
+def load_engines(settings: Settings, *, progress: bool = True, background: bool = False) -> tuple[ChatEngine, Embedder]:
+    """The real engines. Model files are pulled first (with a progress bar); with `background`
+    the chat model then loads on a thread while the caller goes on (token counts are
+    estimates until it is ready)."""
     from memchat.engine.llama import LlamaChatEngine, LlamaEmbedder, file_sha256
+    from memchat.engine.loading import BackgroundChatEngine
 
     chat_path, chat_sha = resolve_model(settings.model.chat, progress=progress)
     embed_path, _ = resolve_model(settings.model.embed, progress=progress)
-    engine = LlamaChatEngine(
-        chat_path,
-        n_ctx=settings.model.n_ctx,
-        n_threads=settings.model.n_threads,
-        seed=settings.model.seed,
-        sha256=chat_sha or file_sha256(chat_path),
-    )
-    embedder = LlamaEmbedder(embed_path, n_threads=settings.model.n_threads)
+    model = settings.model
+
+    def load_chat() -> ChatEngine:
+        return LlamaChatEngine(chat_path, n_ctx=model.n_ctx, n_threads=model.n_threads, seed=model.seed,
+                               sha256=chat_sha or file_sha256(chat_path))
+
+    engine: ChatEngine = BackgroundChatEngine(load_chat, name=chat_path.stem, n_ctx=model.n_ctx) if background else load_chat()
+    embedder = LlamaEmbedder(embed_path, n_threads=model.n_threads)
     return engine, embedder
 
 
@@ -60,9 +64,10 @@ def build_services(
     engine: ChatEngine | None = None,
     embedder: Embedder | None = None,
     progress: bool = True,
+    background: bool = False,
 ) -> Services:
     if engine is None or embedder is None:
-        real_engine, real_embedder = load_engines(settings, progress=progress)
+        real_engine, real_embedder = load_engines(settings, progress=progress, background=background)
         engine, embedder = engine or real_engine, embedder or real_embedder
     return Services(settings, open_database(settings), engine, embedder)
 

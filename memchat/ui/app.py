@@ -54,7 +54,7 @@ class MemchatApp(App[int]):
         embedder: Embedder | None = None,
     ) -> MemchatApp:
         """Build services and open the session exactly as the CLI does (engines injectable for tests)."""
-        services = build_services(settings, engine=engine, embedder=embedder)
+        services = build_services(settings, engine=engine, embedder=embedder, background=True)
         return cls(services, open_conversation(services, session, resume=resume))
 
     def get_default_screen(self) -> Screen:
