@@ -69,6 +69,17 @@ class ChatPane(Vertical):
     def on_mount(self) -> None:
         self.query_one(ChatView).show_history(self.conversation.history())
         self.refresh_budget()
+        self._recount_when_loaded()
+
+    @work(thread=True, group="loading")
+    def _recount_when_loaded(self) -> None:
+        """The bar starts with estimates ("~") while the model loads; recount exactly once it has."""
+        try:
+            self.conversation.services.engine.wait_until_loaded()
+        except Exception as error:  # noqa: BLE001 - the failure shows on the first turn instead
+            self.app.call_from_thread(notify_error, self, as_memchat_error(error))
+            return
+        self.app.call_from_thread(self.refresh_budget)
 
     def watch_streaming(self, streaming: bool) -> None:
         self.query_one(PromptInput).busy = streaming
