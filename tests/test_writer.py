@@ -34,11 +34,14 @@ def test_low_confidence_contradiction_is_pending_but_correction_wins(tmp_path):
     weak = services.writer.apply(MemoryDraft("fact", "The user lives in Madrid.", attribute="home_city", confidence=0.4))
     assert weak.action == "pending"
     assert services.memories.require(strong.memory_id).status == "active"
+    accepted = services.writer.accept(weak.memory_id)
+    assert accepted.action == "superseded" and accepted.replaced_id == strong.memory_id
+    assert services.memories.require(strong.memory_id).superseded_by == weak.memory_id
     correction = services.writer.apply(
         MemoryDraft("fact", "The user lives in Porto.", attribute="home_city", confidence=0.4, correction=True)
     )
     assert correction.action == "superseded"
-    assert services.memories.require(strong.memory_id).status == "superseded"
+    assert services.memories.require(weak.memory_id).status == "superseded"
 
 
 def test_multi_valued_keys_do_not_supersede(tmp_path):

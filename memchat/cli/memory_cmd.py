@@ -50,6 +50,9 @@ def cmd_memory(args: argparse.Namespace) -> int:
         _emit(args, [store.set_status(args.id, "deleted")])
     elif action == "restore":
         _emit(args, [store.set_status(args.id, "active")])
+    elif action == "accept":
+        outcome = services.writer.accept(args.id)
+        print(json.dumps(asdict(outcome), ensure_ascii=False) if args.json else f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")
     elif action == "purge":
         store.purge(args.id)
         print(f"purged #{args.id} (row, keyword index entry and vector)")
@@ -75,6 +78,7 @@ def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser)
     for name, text in (("show", "all fields of one memory"), ("pin", "always put it in the prompt"),
                        ("unpin", "stop pinning it"), ("forget", "soft delete (restore undoes it)"),
                        ("restore", "make a forgotten or archived memory active again"),
+                       ("accept", "confirm a pending memory: it supersedes what it contradicts"),
                        ("purge", "hard delete: row, keyword index and vector"), ("history", "its supersession chain")):
         p = actions.add_parser(name, parents=[parent], help=text)
         p.add_argument("id", type=int)

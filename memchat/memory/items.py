@@ -226,6 +226,16 @@ class MemoryStore:
         )
         return [(r["rowid"], r["rank"]) for r in rows]
 
+    def containing(self, text: str, limit: int = 200) -> list[Memory]:
+        """Memories of any status whose content contains `text` (case-insensitive), newest first."""
+        if not text.strip():
+            return []
+        rows = self.db.rows(
+            "SELECT * FROM memories WHERE instr(lower(content), lower(?)) > 0 ORDER BY updated_at DESC LIMIT ?",
+            (text.strip(), limit),
+        )
+        return [_memory(r) for r in rows]
+
     def vectors(self, memory_ids: Sequence[int]) -> dict[int, bytes]:
         if not memory_ids:
             return {}

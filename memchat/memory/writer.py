@@ -103,6 +103,18 @@ class MemoryWriter:
         why = "correction" if draft.correction else "newer statement"
         return WriteOutcome("superseded", added.content, f"{why} replaces #{rivals[-1].id}", added.id, rivals[-1].id)
 
+    def accept(self, memory_id: int) -> WriteOutcome:
+        """The user confirms a pending memory: it becomes active and supersedes its rivals."""
+        memory = self.memories.require(memory_id)
+        if memory.status != "pending":
+            return WriteOutcome("skipped", memory.content, f"#{memory_id} is {memory.status}, not pending", memory_id)
+        rivals = [m for m in self.memories.by_key(memory.subject, memory.attribute, statuses=("active",))]
+        self.memories.set_status(memory_id, "active")
+        for old in rivals:
+            self.memories.set_status(old.id, "superseded", superseded_by=memory_id)
+        replaced = rivals[-1].id if rivals else None
+        return WriteOutcome("superseded" if rivals else "added", memory.content, "accepted by the user", memory_id, replaced)
+
     def _duplicate(self, vector: np.ndarray, draft: MemoryDraft) -> Memory | None:
         """An active memory saying the same thing: close in meaning *and* in words.
 

@@ -147,10 +147,8 @@ class BrowserScreen(MemoryScreen):
         relevant = [c for c in result.candidates if c.signals.keyword > 0 or c.signals.similarity >= floor]
         scores = {c.memory.id: c.score for c in relevant}
         found = {c.memory.id: c.memory for c in relevant}
-        needle = query.casefold()
-        for memory in memories.list(statuses=MEMORY_STATUSES):
-            if needle in memory.content.casefold():
-                found.setdefault(memory.id, memory)
+        for memory in memories.containing(query):
+            found.setdefault(memory.id, memory)
         if not worker.is_cancelled:
             self.post_message(self.SearchFinished(query, list(found.values()), scores))
 
