@@ -66,17 +66,17 @@ def judge(probe: Probe, result: RecallResult, services: Services) -> tuple[bool,
         return not selected, f"selected: {[c.memory.content for c in selected]}" if selected else "nothing selected"
     if probe.category == "forget":
         leaked = [c.memory.content for c in selected if _contains(c.memory.content, probe.reject)]
-        active = [m.content for m in services.memories.list() if _contains(m.content, probe.reject)]
+        active = [m.content for m in services.memories.list_items() if _contains(m.content, probe.reject)]
         return not leaked and not active, f"leaked {leaked + active}" if leaked or active else "forgotten"
     if probe.category == "secret":
-        everything = services.memories.list(statuses=("active", "superseded", "archived", "deleted", "pending"))
+        everything = services.memories.list_items(statuses=("active", "superseded", "archived", "deleted", "pending"))
         stored = [m.content for m in everything if _contains(m.content, probe.reject)]
         return not stored, f"stored {stored}" if stored else "never stored"
     raise ValueError(f"unknown category {probe.category}")
 
 
 def noise_stored(services: Services, probe: Probe) -> list[str]:
-    memories = services.memories.list(statuses=("active", "superseded", "archived", "deleted", "pending"))
+    memories = services.memories.list_items(statuses=("active", "superseded", "archived", "deleted", "pending"))
     return [m.content for m in memories if _contains(m.content, probe.reject)]
 
 

@@ -38,7 +38,7 @@ def test_recalled_memory_reaches_the_prompt(tmp_path):
     conv.run_turn("What is my dog called?")
     recalled = [m for m in conv.services.engine.prompts[-1] if "quoted data" in m.content and "relevant" in m.content]
     assert recalled and "Pixel" in recalled[0].content
-    assert conv.services.memories.list()[0].access_count == 1
+    assert conv.services.memories.list_items()[0].access_count == 1
 
 
 def test_window_overflow_is_summarised_incrementally(tmp_path):

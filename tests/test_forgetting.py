@@ -30,7 +30,7 @@ def test_never_recalled_unimportant_items_decay(tmp_path):
     used = add(services, "The user likes pears.", importance=0.2, at=NOW - 400 * DAY)
     services.memories.touch([used.id], now=NOW - 400 * DAY)
     assert run_forgetting(services.db, ForgetSettings(decay_days=180), now=NOW).decayed == 1
-    statuses = {m.id: m.status for m in services.memories.list(statuses=("active", "archived"))}
+    statuses = {m.id: m.status for m in services.memories.list_items(statuses=("active", "archived"))}
     assert statuses == {stale.id: "archived", important.id: "active", used.id: "active"}
 
 
@@ -41,7 +41,7 @@ def test_capacity_evicts_lowest_importance_times_usage_never_pinned(tmp_path):
     services.memories.touch([items[0].id] * 1, now=NOW)
     report = run_forgetting(services.db, ForgetSettings(capacity=6), now=NOW)
     assert report.over_capacity == 4
-    active = {m.id for m in services.memories.list()}
+    active = {m.id for m in services.memories.list_items()}
     assert low_pinned.id in active
     assert {items[1].id, items[2].id} & active == set()
     assert services.memories.count() == 6

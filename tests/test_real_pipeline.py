@@ -27,7 +27,7 @@ def test_remembers_across_sessions_and_shows_why(real_services):
     first = open_conversation(real_services, "monday")
     first.run_turn("Hi! I live in Lisbon and my dog is called Pixel.")
     first.wait()
-    stored = [m.content for m in real_services.memories.list()]
+    stored = [m.content for m in real_services.memories.list_items()]
     assert any("Lisbon" in c for c in stored) and any("Pixel" in c for c in stored)
 
     second = open_conversation(real_services, "friday")

@@ -130,8 +130,8 @@ async def test_add_a_memory_by_hand(app):
         assert isinstance(app.screen, AddMemoryDialog)
         app.screen.query_one("#kind").value = "preference"
         await replace_dialog_text(pilot, app, "The user is vegetarian.")
-        await wait_until(pilot, lambda: app.services.memories.list())
-        [memory] = app.services.memories.list()
+        await wait_until(pilot, lambda: app.services.memories.list_items())
+        [memory] = app.services.memories.list_items()
         assert (memory.content, memory.kind) == ("The user is vegetarian.", "preference")
 
 
@@ -172,7 +172,7 @@ async def test_browser_detail_shows_history_and_jumps_to_the_source(app):
         await pilot.press("f3")
         browser = app.screen
         table = browser.query_one("#memories")
-        newest = max(m.id for m in app.services.memories.list())
+        newest = max(m.id for m in app.services.memories.list_items())
         table.move_cursor(row=table.get_row_index(str(newest)))
         await pilot.pause()
         detail = str(browser.query_one("#detail").render())
@@ -227,7 +227,7 @@ async def test_memory_keys_need_a_memory_table_focused(app):
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("p")  # typed into the message box, not a pin
         assert app.chat.query_one(PromptInput).text == "p"
-        assert not any(m.pinned for m in app.services.memories.list())
+        assert not any(m.pinned for m in app.services.memories.list_items())
         assert app.chat.query_one(Inspector).selected_memory_id is None
 
 
@@ -244,4 +244,4 @@ async def test_cancelled_dialogs_change_nothing(app):
         await pilot.press("escape")
         await pilot.pause()
         assert app.services.memories.get(ids["lisbon"]).content == "The user lives in Lisbon."
-        assert len(app.services.memories.list()) == 3
+        assert len(app.services.memories.list_items()) == 3

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from memchat.pipeline.factory import build_services, open_conversation, open_database
 from memchat.pipeline import export
@@ -71,7 +72,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     services = build_services(args.settings, progress=not args.json)
     started = time.perf_counter()
     report = import_transcript(services, Path(args.file))
-    result = {
+    result: dict[str, Any] = {
         "messages": report.messages,
         "sessions": len(report.sessions),
         "memory": report.counts(),

@@ -34,7 +34,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
     action = args.action
     if action == "list":
         statuses = MEMORY_STATUSES if args.all else ("active", "pending")
-        _emit(args, store.list(statuses=statuses, kind=args.kind))
+        _emit(args, store.list_items(statuses=statuses, kind=args.kind))
     elif action == "show":
         memory = store.require(args.id)
         if args.json:

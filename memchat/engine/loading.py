@@ -60,7 +60,7 @@ class BackgroundChatEngine:
         self._estimate = EstimatingCounter()
 
     @property
-    def exact(self) -> bool:  # type: ignore[override]
+    def exact(self) -> bool:
         return self._loader.ready is not None
 
     @property

@@ -31,8 +31,9 @@ class Sampling:
 
 
 class TokenCounter(Protocol):
-    exact: bool
-    """False when counts are estimates (tiktoken) rather than the model's tokenizer."""
+    @property
+    def exact(self) -> bool:
+        """False when counts are estimates (tiktoken) rather than the model's tokenizer."""
 
     def count(self, text: str) -> int: ...
 
@@ -40,7 +41,10 @@ class TokenCounter(Protocol):
 class ChatEngine(TokenCounter, Protocol):
     name: str
     n_ctx: int
-    file_sha256: str
+
+    @property
+    def file_sha256(self) -> str:
+        """sha256 of the model file, recorded in every turn snapshot."""
 
     def wait_until_loaded(self) -> "ChatEngine":
         """Block until the model is usable (engines that load in the background); returns the engine."""

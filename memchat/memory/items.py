@@ -139,7 +139,7 @@ class MemoryStore:
         marks = ",".join("?" * len(memory_ids))
         return {r["id"]: _memory(r) for r in self.db.rows(f"SELECT * FROM memories WHERE id IN ({marks})", list(memory_ids))}
 
-    def list(self, *, statuses: Sequence[str] = ("active",), kind: str | None = None, limit: int = 10_000) -> list[Memory]:
+    def list_items(self, *, statuses: Sequence[str] = ("active",), kind: str | None = None, limit: int = 10_000) -> list[Memory]:
         marks = ",".join("?" * len(statuses))
         sql = f"SELECT * FROM memories WHERE status IN ({marks})"
         params: list[object] = list(statuses)

@@ -130,7 +130,7 @@ class BrowserScreen(MemoryScreen):
             self._search(self.query_text)
             return
         status, kind = self._filter("status"), self._filter("kind")
-        found = self.services.memories.list(statuses=(status,) if status else MEMORY_STATUSES, kind=kind or None)
+        found = self.services.memories.list_items(statuses=(status,) if status else MEMORY_STATUSES, kind=kind or None)
         self._show(found, {})
 
     @work(thread=True, exclusive=True, group="browser-search")
