@@ -15,10 +15,10 @@ import statistics
 import sys
 import time
 
-from memchat.pipeline.factory import resolve_model
 from memchat.config import ModelSettings
 from memchat.engine.llama import LlamaChatEngine
 from memchat.engine.protocol import Sampling
+from memchat.pipeline.factory import resolve_model
 from memchat.types import ChatMessage
 
 FILLER = "The user likes long walks by the river, strong coffee, and jazz records from the fifties. "

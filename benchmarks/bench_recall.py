@@ -25,13 +25,13 @@ from pathlib import Path
 import numpy as np
 import sqlite_vec
 
-from memchat.pipeline.factory import resolve_model
 from memchat.config import RecallSettings
 from memchat.engine.llama import LlamaEmbedder
 from memchat.memory.items import MemoryStore
 from memchat.memory.recall import Recaller
 from memchat.memory.store import Database
 from memchat.memory.terms import index_text
+from memchat.pipeline.factory import resolve_model
 
 SUBJECTS = ["coffee", "tea", "hiking", "jazz", "python", "garden", "cycling", "Lisbon", "Tokyo", "chess", "piano",
             "sushi", "football", "novels", "yoga", "cats", "dogs", "painting", "skiing", "baking"]
@@ -85,7 +85,7 @@ def measure(size: int, queries: int, embedder: LlamaEmbedder, workdir: Path) -> 
     recaller = Recaller(store, settings)
     texts = [QUERIES[i % len(QUERIES)] for i in range(queries)]
     query_vectors = embedder.embed(texts)
-    count = lambda text: len(text) // 4  # noqa: E731 - token counting is not what is measured here
+    count = lambda text: len(text) // 4
 
     def run(fn: object) -> list[float]:
         samples = []

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memchat.pipeline.factory import build_services
 from memchat.config import load_settings
 from memchat.memory.recall import RecallResult
+from memchat.pipeline.factory import build_services
 from memchat.pipeline.importer import import_transcript
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import recalled_room

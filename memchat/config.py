@@ -157,7 +157,7 @@ def _merge(obj: Any, data: dict[str, Any], prefix: str) -> Any:
     changes: dict[str, Any] = {}
     for key, value in data.items():
         if key not in known:
-            raise MemchatError(f"unknown setting {prefix}{key}", f"see `memchat doctor` for valid names")
+            raise MemchatError(f"unknown setting {prefix}{key}", "see `memchat doctor` for valid names")
         current = getattr(obj, key)
         if is_dataclass(current):
             if not isinstance(value, dict):

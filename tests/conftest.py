@@ -19,7 +19,7 @@ def hermetic_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 # The models `memchat models pull` put in the environment's own data dir (before the
 # hermetic MEMCHAT_HOME of each test): real-model tests reuse them, and pull them there
 # once if they are missing, so a fresh CI run fetches each model once.
-from memchat import paths as _paths  # noqa: E402
+from memchat import paths as _paths
 
 _USER_MODELS_HOME = _paths.home()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder, FakeEngine
 from memchat.pipeline.conversation import Conversation
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.pipeline.services import Services
 
 

@@ -5,8 +5,8 @@ import json
 import pytest
 from helpers import fake_conversation
 
-from memchat.pipeline.factory import open_conversation
 from memchat.pipeline import snapshot
+from memchat.pipeline.factory import open_conversation
 from memchat.types import MemchatError, MemoryWritten, PromptAssembled, RecallDone, TokenStreamed, TurnFinished
 
 

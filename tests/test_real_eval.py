@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from memchat.pipeline.factory import build_services
 from memchat.config import load_settings
+from memchat.pipeline.factory import build_services
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
-import eval_memory  # noqa: E402
+import eval_memory
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
 

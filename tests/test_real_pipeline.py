@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import load_settings
 from memchat.pipeline.export import to_markdown
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.pipeline.snapshot import load
 from memchat.types import ChatMessage
 

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
-from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder, FakeEngine
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.types import MemchatError
 from memchat.ui import keys, themes
 from memchat.ui.app import MemchatApp

@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memchat.pipeline.factory import build_services, open_conversation, open_database
 from memchat.pipeline import export
+from memchat.pipeline.factory import build_services, open_conversation, open_database
 from memchat.pipeline.importer import import_transcript
-from memchat.prompt.assemble import recalled_room
 from memchat.pipeline.snapshot import candidate_dict
+from memchat.prompt.assemble import recalled_room
 from memchat.types import MemchatError, TokenStreamed, TurnEvent
 
 
@@ -151,4 +151,4 @@ def add_parsers(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser
     p.set_defaults(func=cmd_snapshot)
 
 
-__all__ = ["add_parsers", "MemchatError"]
+__all__ = ["MemchatError", "add_parsers"]

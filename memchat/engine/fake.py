@@ -46,7 +46,7 @@ class FakeEngine:
     def enqueue_json(self, *outputs: str | dict[str, Any]) -> None:
         self._json.extend(o if isinstance(o, str) else json.dumps(o) for o in outputs)
 
-    def wait_until_loaded(self) -> "FakeEngine":
+    def wait_until_loaded(self) -> FakeEngine:
         return self
 
     def count(self, text: str) -> int:

@@ -93,7 +93,7 @@ class LlamaChatEngine:
         bos = llm.detokenize([llm.token_bos()], special=True).decode("utf-8", "replace")
         return Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos, add_generation_prompt=True)
 
-    def wait_until_loaded(self) -> "LlamaChatEngine":
+    def wait_until_loaded(self) -> LlamaChatEngine:
         return self
 
     # ---- counting -------------------------------------------------------

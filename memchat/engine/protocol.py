@@ -46,7 +46,7 @@ class ChatEngine(TokenCounter, Protocol):
     def file_sha256(self) -> str:
         """sha256 of the model file, recorded in every turn snapshot."""
 
-    def wait_until_loaded(self) -> "ChatEngine":
+    def wait_until_loaded(self) -> ChatEngine:
         """Block until the model is usable (engines that load in the background); returns the engine."""
 
     def render(self, messages: Sequence[ChatMessage]) -> str:

@@ -18,40 +18,40 @@ _RELATIVES = (
     "partner|wife|husband|girlfriend|boyfriend|brother|sister|mother|father|mom|mum|dad|son|daughter|friend|"
     "boss|ex-boss|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|neighbour|neighbor"
 )
-_POSSESSIVE = re.compile(rf"^\s*(?:my|our) ({_RELATIVES})\b", re.I)
+_POSSESSIVE = re.compile(rf"^\s*(?:my|our) ({_RELATIVES})\b", re.IGNORECASE)
 _CN_POSSESSIVE = re.compile(r"^\s*我(妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|朋友|同事|老板)")
-_FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b", re.I)
+_FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b", re.IGNORECASE)
 
 # (pattern, attribute, kind) — first match wins; order from specific to generic.
 _KEYS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r"\b(my name is|i'm called|i am called|call me)\b|我叫|我的名字", re.I), "name", "fact"),
-    (re.compile(r"\b(live in|living in|moved to|moved from|relocated|based in|my home is)\b|我住在|搬到|住在", re.I), "home_city", "fact"),
-    (re.compile(r"\b(works? (at|for)|working (at|for)|employer|joined|switched jobs|new job)\b|我在.+工作|公司", re.I), "employer", "fact"),
+    (re.compile(r"\b(my name is|i'm called|i am called|call me)\b|我叫|我的名字", re.IGNORECASE), "name", "fact"),
+    (re.compile(r"\b(live in|living in|moved to|moved from|relocated|based in|my home is)\b|我住在|搬到|住在", re.IGNORECASE), "home_city", "fact"),
+    (re.compile(r"\b(works? (at|for)|working (at|for)|employer|joined|switched jobs|new job)\b|我在.+工作|公司", re.IGNORECASE), "employer", "fact"),
     (re.compile(r"\b(works? as|job is|profession|teacher|nurse|engineer|developer|doctor|designer|lawyer|"
-                r"accountant|architect|chef|student|researcher)\b", re.I), "job", "fact"),
-    (re.compile(r"\ballergic|allergy\b|过敏", re.I), "allergy", "preference"),
-    (re.compile(r"\b(vegetarian|vegan|don'?t eat|do not eat|can'?t eat|diet)\b|不吃|吃素", re.I), "diet", "preference"),
-    (re.compile(r"\b(drink|coffee|tea|espresso|latte|beer|wine)\b|喝|茶|咖啡", re.I), "drink", "preference"),
-    (re.compile(r"\b(birthday|born on|born in)\b|生日", re.I), "birthday", "fact"),
-    (re.compile(r"\b(wife|husband|partner|girlfriend|boyfriend|fiancee?)\b|老婆|老公|妻子|丈夫", re.I), "partner", "relation"),
-    (re.compile(r"\b(dog|cat|puppy|kitten|pet|parrot|hamster)\b|狗|猫|宠物", re.I), "pet", "relation"),
-    (re.compile(r"\b(daughter|son|kids?|children)\b|女儿|儿子|孩子", re.I), "children", "relation"),
-    (re.compile(r"\b(sister|brother|mother|father|mom|dad|mum)\b|妹妹|姐姐|哥哥|弟弟|妈妈|爸爸", re.I), "family", "relation"),
-    (re.compile(r"\b(drive|car)\b|开车|车", re.I), "car", "fact"),
-    (re.compile(r"\b(speak|language|fluent)\b|说.+语", re.I), "language", "fact"),
-    (re.compile(r"\b(answer|reply|respond|format|bullet points?)\b|回答|回复", re.I), "reply_style", "preference"),
-    (re.compile(r"\b(trip|travel|flying|visit|vacation|holiday)\b|旅行|旅游|出差", re.I), "travel", "event"),
-    (re.compile(r"\b(wake up|get up|bed|sleep)\b|起床|睡觉", re.I), "routine", "preference"),
-    (re.compile(r"\b(gym)\b|健身房", re.I), "gym_schedule", "preference"),
-    (re.compile(r"\b(run|running|cycle|cycling|swim|yoga|football|tennis|sport)\b|跑步|健身|游泳", re.I), "sport", "preference"),
-    (re.compile(r"\b(like|love|enjoy|prefer|favou?rite|hate|dislike)\b|喜欢|讨厌|爱", re.I), "likes", "preference"),
+                r"accountant|architect|chef|student|researcher)\b", re.IGNORECASE), "job", "fact"),
+    (re.compile(r"\ballergic|allergy\b|过敏", re.IGNORECASE), "allergy", "preference"),
+    (re.compile(r"\b(vegetarian|vegan|don'?t eat|do not eat|can'?t eat|diet)\b|不吃|吃素", re.IGNORECASE), "diet", "preference"),
+    (re.compile(r"\b(drink|coffee|tea|espresso|latte|beer|wine)\b|喝|茶|咖啡", re.IGNORECASE), "drink", "preference"),
+    (re.compile(r"\b(birthday|born on|born in)\b|生日", re.IGNORECASE), "birthday", "fact"),
+    (re.compile(r"\b(wife|husband|partner|girlfriend|boyfriend|fiancee?)\b|老婆|老公|妻子|丈夫", re.IGNORECASE), "partner", "relation"),
+    (re.compile(r"\b(dog|cat|puppy|kitten|pet|parrot|hamster)\b|狗|猫|宠物", re.IGNORECASE), "pet", "relation"),
+    (re.compile(r"\b(daughter|son|kids?|children)\b|女儿|儿子|孩子", re.IGNORECASE), "children", "relation"),
+    (re.compile(r"\b(sister|brother|mother|father|mom|dad|mum)\b|妹妹|姐姐|哥哥|弟弟|妈妈|爸爸", re.IGNORECASE), "family", "relation"),
+    (re.compile(r"\b(drive|car)\b|开车|车", re.IGNORECASE), "car", "fact"),
+    (re.compile(r"\b(speak|language|fluent)\b|说.+语", re.IGNORECASE), "language", "fact"),
+    (re.compile(r"\b(answer|reply|respond|format|bullet points?)\b|回答|回复", re.IGNORECASE), "reply_style", "preference"),
+    (re.compile(r"\b(trip|travel|flying|visit|vacation|holiday)\b|旅行|旅游|出差", re.IGNORECASE), "travel", "event"),
+    (re.compile(r"\b(wake up|get up|bed|sleep)\b|起床|睡觉", re.IGNORECASE), "routine", "preference"),
+    (re.compile(r"\b(gym)\b|健身房", re.IGNORECASE), "gym_schedule", "preference"),
+    (re.compile(r"\b(run|running|cycle|cycling|swim|yoga|football|tennis|sport)\b|跑步|健身|游泳", re.IGNORECASE), "sport", "preference"),
+    (re.compile(r"\b(like|love|enjoy|prefer|favou?rite|hate|dislike)\b|喜欢|讨厌|爱", re.IGNORECASE), "likes", "preference"),
 ]
 
 MULTI_VALUED = frozenset(
     {"allergy", "likes", "language", "family", "children", "pet", "travel", "sport", "diet", "routine", "drink", "reply_style"}
 )
 """Keys that hold many values at once: a new one is added beside the old, never superseding it."""
-_EVENT = re.compile(r"\b(next|tomorrow|on (mon|tues|wednes|thurs|fri|satur|sun)day|in (january|february|march|april|may|june|july|august|september|october|november|december)|\d{4}-\d{2}-\d{2}|will|going to|plan)\b|下周|明天|下个月", re.I)
+_EVENT = re.compile(r"\b(next|tomorrow|on (mon|tues|wednes|thurs|fri|satur|sun)day|in (january|february|march|april|may|june|july|august|september|october|november|december)|\d{4}-\d{2}-\d{2}|will|going to|plan)\b|下周|明天|下个月", re.IGNORECASE)
 
 _SWAPS = [
     (r"\bI am\b", "the user is"), (r"\bI'm\b", "the user is"), (r"\bIm\b", "the user is"),
@@ -61,14 +61,14 @@ _SWAPS = [
 ]
 _VERB_3RD = re.compile(r"\bthe user ((?:now|also|usually|always|never|still|really|mostly|often|sometimes) )?(live|work|love|like|prefer|hate|enjoy|drink|eat|play|speak|own|drive|have|want|"
                        r"use|go|cycle|run|swim|need|study|plan|travel|wake|get|visit|dislike|take|read|watch|listen)\b")
-_LEADING = re.compile(r"^\s*(actually|also|oh|well|so|btw|by the way|anyway|and|but|no|yes|ok|okay|fyi|just so you know)[,\s]+", re.I)
+_LEADING = re.compile(r"^\s*(actually|also|oh|well|so|btw|by the way|anyway|and|but|no|yes|ok|okay|fyi|just so you know)[,\s]+", re.IGNORECASE)
 
 
 def _third_person(sentence: str) -> str:
     text = _LEADING.sub("", sentence.strip())
-    text = re.sub(r"^\s*(please\s+)?(remember|note|keep in mind)( that)?[:,]?\s+", "", text, flags=re.I)
+    text = re.sub(r"^\s*(please\s+)?(remember|note|keep in mind)( that)?[:,]?\s+", "", text, flags=re.IGNORECASE)
     for pattern, replacement in _SWAPS:
-        text = re.sub(pattern, replacement, text, flags=re.I)
+        text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
 
     def conjugate(match: re.Match[str]) -> str:
         adverb, verb = match.group(1) or "", match.group(2)
@@ -95,7 +95,7 @@ def guess_key(sentence: str) -> tuple[str, str]:
             if kind != "event" and _EVENT.search(sentence) and attribute in {"travel", "likes"}:
                 kind = "event"
             return attribute, kind
-    generic = re.search(r"\bmy ([a-z]+(?: [a-z]+)?) (is|are|was)\b", sentence, re.I)
+    generic = re.search(r"\bmy ([a-z]+(?: [a-z]+)?) (is|are|was)\b", sentence, re.IGNORECASE)
     if generic:
         return generic.group(1).lower().replace(" ", "_"), "fact"
     return "", ("event" if _EVENT.search(sentence) else "fact")

@@ -17,10 +17,7 @@ from memchat.memory.store import Database, Row
 from memchat.memory.terms import index_text, query_terms
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory, MemoryDraft
 
-_FIELDS = (
-    "id kind content subject attribute importance confidence created_at updated_at last_access_at "
-    "access_count source_session source_message status pinned expires_at superseded_by"
-).split()
+_FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confidence", "created_at", "updated_at", "last_access_at", "access_count", "source_session", "source_message", "status", "pinned", "expires_at", "superseded_by"]
 
 
 def _memory(row: Row) -> Memory:

@@ -12,26 +12,23 @@ import re
 _SENTENCE = re.compile(r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\.|[^.!?。！？\n])+[.!?。！？]*")
 
 CHIT_CHAT = frozenset(
-    """hi hello hey yo thanks thank you thx ty ok okay k cool nice great awesome lol haha hahaha hmm
-    hmmm sure yes no yep nope bye goodbye good morning good night good evening sounds good got it
-    perfect wow oh ah alright right fine see you later cheers brb np no problem you too same
-    谢谢 好的 好 嗯 哈哈 你好 早上好 晚安 再见 没问题 可以 行 对 是的 不客气""".split("\n")
+    ["hi hello hey yo thanks thank you thx ty ok okay k cool nice great awesome lol haha hahaha hmm", "    hmmm sure yes no yep nope bye goodbye good morning good night good evening sounds good got it", "    perfect wow oh ah alright right fine see you later cheers brb np no problem you too same", "    谢谢 好的 好 嗯 哈哈 你好 早上好 晚安 再见 没问题 可以 行 对 是的 不客气"]
 )
 _CHAT_WORDS = frozenset(w for line in CHIT_CHAT for w in line.split())
-_FILLER = re.compile(r"^(ok(ay)?|cool|nice|great|thanks|thank you|haha|lol|hmm+|hello|hi|hey|谢谢|好的)\b", re.I)
+_FILLER = re.compile(r"^(ok(ay)?|cool|nice|great|thanks|thank you|haha|lol|hmm+|hello|hi|hey|谢谢|好的)\b", re.IGNORECASE)
 
 _QUESTION_START = re.compile(
-    r"^(what|who|where|when|why|how|which|do|does|did|is|are|can|could|would|will|should|shall|am|have|has)\b", re.I
+    r"^(what|who|where|when|why|how|which|do|does|did|is|are|can|could|would|will|should|shall|am|have|has)\b", re.IGNORECASE
 )
 _CN_QUESTION = re.compile(r"(吗|呢|什么|怎么|哪|谁|几|多少|是否)[？?]?$|[？?]$")
 
 _SECRET_PATTERNS = [
-    re.compile(r"\b(password|passwd|passcode|pass phrase|passphrase|pin( code)?|security code|cvv|otp)\b", re.I),
-    re.compile(r"\b(api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase)\b", re.I),
+    re.compile(r"\b(password|passwd|passcode|pass phrase|passphrase|pin( code)?|security code|cvv|otp)\b", re.IGNORECASE),
+    re.compile(r"\b(api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase)\b", re.IGNORECASE),
     re.compile(r"\b(sk|pk|rk)[-_](live|test|proj)?[-_]?[A-Za-z0-9]{8,}"),
     re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{12,}\b|\bghp_[A-Za-z0-9]{20,}\b|\bxox[bpa]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"\bpassport\b.*\b[A-Z0-9]{6,9}\b", re.I),
-    re.compile(r"\b(ssn|social security)\b", re.I),
+    re.compile(r"\bpassport\b.*\b[A-Z0-9]{6,9}\b", re.IGNORECASE),
+    re.compile(r"\b(ssn|social security)\b", re.IGNORECASE),
     re.compile(r"\b\d{3}-\d{2}-\d{4}\b"),
     re.compile(r"(密码|口令|验证码|护照号|身份证号|银行卡号|卡号)"),
 ]
@@ -40,7 +37,7 @@ _CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
 _FORGET = re.compile(
     r"^\s*(please\s+)?(forget|delete|erase|remove)\b(\s+(what|everything)\s+i\s+(told|said to)\s+you)?"
     r"(\s+(about|that|regarding|of))?\s*(?P<topic>.*)$",
-    re.I,
+    re.IGNORECASE,
 )
 _CN_FORGET = re.compile(r"(请)?(忘掉|忘记|删除|删掉)(我说过的|我告诉你的)?(关于)?(?P<topic>.*?)(的事|这件事|的内容)?[。！!.]?$")
 
@@ -48,23 +45,23 @@ _NOTE_MARKERS = re.compile(
     r"\b(from now on|always|never|don'?t ever|do not ever|stop (using|calling|saying)|please (always|never)|"
     r"i prefer|i'd prefer|i don'?t eat|i do not eat|i can'?t eat|i'm allergic|i am allergic|call me|"
     r"answer in|reply in|respond in|i'm vegetarian|i'm vegan|i am vegetarian|i am vegan)\b",
-    re.I,
+    re.IGNORECASE,
 )
 _CN_NOTE_MARKERS = re.compile(r"(以后.{0,8}都|以后请|从现在起|从今以后|再也不|不要再|别再|我喜欢|我不喜欢|我不吃|我习惯|我过敏|请用|总是|永远不要)")
 _CORRECTION = re.compile(
     r"^\s*(actually|no,|nope,|correction|i meant|sorry, i meant|that'?s (wrong|not right|incorrect)|"
     r"not .+ but|i misspoke|to correct)\b|^\s*(其实|不对|我是说|更正|不是)",
-    re.I,
+    re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|me|mine|we|our|im)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|me|mine|we|our|im)\b", re.IGNORECASE)
 _CN_FIRST_PERSON = re.compile(r"(我|咱)")
 _EPHEMERAL = re.compile(
     r"^\s*(i think|i guess|i see|i agree|i mean|i know|i don'?t know|i'm not sure|i am not sure|i'm (fine|good|ok|okay|"
     r"tired|bored|back|here|done|sorry|glad|happy to hear)|i wonder|i was wondering|let me|i'll (try|check|think)|"
     r"i have a question|i need help|i just|i'm just|me too|my bad|my pleasure)\b",
-    re.I,
+    re.IGNORECASE,
 )
-_LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.I)
+_LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.IGNORECASE)
 _NAMED_SUBJECT = re.compile(
     r"^(?:[A-Z][a-z]+ ){0,1}[A-Z][a-z]+ (works|worked|lives|lived|moved|is|was|has|left|loves|likes|hates|studies|"
     r"teaches|plays|drives|speaks|got|became|started|joined)\b"
@@ -75,7 +72,7 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
 
 
-_CLAUSE_BREAK = re.compile(r"\s*(?:;|,?\s+(?:and|but|also)\s+(?=(?:i|i'm|i've|my|we|our)\b)|，|；)\s*", re.I)
+_CLAUSE_BREAK = re.compile(r"\s*(?:;|,?\s+(?:and|but|also)\s+(?=(?:i|i'm|i've|my|we|our)\b)|，|；)\s*", re.IGNORECASE)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -136,8 +133,8 @@ def forget_topic(text: str) -> str | None:
     match = _FORGET.match(stripped)
     if match and match.group(2):
         topic = match.group("topic").strip(" .!?\"'")
-        topic = re.sub(r"^(that|about|what)\s+", "", topic, flags=re.I)
-        topic = re.sub(r"\b(i told you|i said)\b", "", topic, flags=re.I).strip()
+        topic = re.sub(r"^(that|about|what)\s+", "", topic, flags=re.IGNORECASE)
+        topic = re.sub(r"\b(i told you|i said)\b", "", topic, flags=re.IGNORECASE).strip()
         return topic or None
     cn = _CN_FORGET.search(stripped)
     if cn and cn.group("topic").strip():
@@ -181,13 +178,13 @@ def is_durable_statement(sentence: str) -> bool:
 def rule_importance(sentence: str, correction: bool) -> float:
     """Importance from rules: + standing instructions, + concrete entities, + corrections."""
     value = 0.5
-    if re.search(r"\b(always|never|from now on|every)\b", sentence, re.I) or _CN_NOTE_MARKERS.search(sentence):
+    if re.search(r"\b(always|never|from now on|every)\b", sentence, re.IGNORECASE) or _CN_NOTE_MARKERS.search(sentence):
         value += 0.2
     if re.search(r"\b[A-Z][a-z]+", sentence[1:]) or re.search(r"\d", sentence):
         value += 0.1
     if correction:
         value += 0.15
-    if re.search(r"\b(allergic|allergy|medical|diabetic|pregnant)\b|过敏", sentence, re.I):
+    if re.search(r"\b(allergic|allergy|medical|diabetic|pregnant)\b|过敏", sentence, re.IGNORECASE):
         value += 0.15
     return min(1.0, value)
 

@@ -19,9 +19,7 @@ _PIECES = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 STOPWORDS = frozenset(
-    "a an and are as at be but by do does did for from has have how i i'm in is it its me my of on or "
-    "our so that the their them there they this to was we were what when where which who why will with "
-    "you your about can could would should tell know remember again any".split()
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "did", "for", "from", "has", "have", "how", "i", "i'm", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "their", "them", "there", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "about", "can", "could", "would", "should", "tell", "know", "remember", "again", "any"]
 )
 
 

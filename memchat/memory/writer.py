@@ -16,6 +16,7 @@ subject/attribute key:
 from __future__ import annotations
 
 import time
+
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine

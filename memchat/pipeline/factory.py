@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from memchat import models, paths
-from memchat.models import store as model_store
 from memchat.config import Settings
 from memchat.engine.protocol import ChatEngine, Embedder
 from memchat.memory.store import Database
+from memchat.models import store as model_store
 from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.services import Services
 from memchat.types import MemchatError, Session

@@ -12,10 +12,10 @@ from __future__ import annotations
 from textual.app import App
 from textual.screen import Screen
 
-from memchat.pipeline.factory import build_services, open_conversation
 from memchat.config import Settings
 from memchat.engine.protocol import ChatEngine, Embedder
 from memchat.pipeline.conversation import Conversation
+from memchat.pipeline.factory import build_services, open_conversation
 from memchat.pipeline.services import Services
 from memchat.ui import keys, themes
 from memchat.ui.chat_screen import ChatScreen
