@@ -56,7 +56,7 @@ class MemoryStore:
                     int(draft.pinned), draft.expires_at, index_text(content),
                 ),
             )
-            memory_id = self.db.conn.last_insert_rowid()
+            memory_id = self.db.last_insert_rowid()
             self.db.execute(
                 "INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
                 (memory_id, sqlite_vec.serialize_float32(vector)),

@@ -94,7 +94,7 @@ class SessionStore:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (session_id, role, content, now, tokens, int(cancelled)),
             )
-            message_id = self.db.conn.last_insert_rowid()
+            message_id = self.db.last_insert_rowid()
             self.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))
         return self.message(message_id)
 
@@ -142,8 +142,10 @@ class SessionStore:
     # ---- notes ----------------------------------------------------------
     def add_note(self, session_id: int, text: str, now: float | None = None) -> Note:
         now = time.time() if now is None else now
-        self.db.execute("INSERT INTO notes (session_id, text, created_at) VALUES (?, ?, ?)", (session_id, text, now))
-        return Note(self.db.conn.last_insert_rowid(), session_id, text, now)
+        with self.db.transaction():
+            self.db.execute("INSERT INTO notes (session_id, text, created_at) VALUES (?, ?, ?)", (session_id, text, now))
+            note_id = self.db.last_insert_rowid()
+        return Note(note_id, session_id, text, now)
 
     def notes(self, session_id: int) -> list[Note]:
         rows = self.db.rows(

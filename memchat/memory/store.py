@@ -2,10 +2,12 @@
 
 Python's own `sqlite3` cannot load extensions on many builds (pyenv, macOS), so
 memchat uses `apsw`, which always can, and loads sqlite-vec into every
-connection. Each thread gets its own connection (WAL mode lets the UI read and write
-while a background extraction writes), so one thread's open transaction
-never swallows another thread's change. An in-memory database has one
-connection, shared.
+connection. One connection serves every thread, guarded by a re-entrant lock: a
+transaction holds the lock until it ends, so a change made by another thread
+(a pin from the UI during a background extraction) waits for it instead of
+silently joining it — and being rolled back with it. Worker threads come and
+go (Textual starts one per turn), so a connection per thread would pay the
+open, the extension load and a cold cache on every turn.
 """
 
 from __future__ import annotations
@@ -35,25 +37,24 @@ class Database:
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
-        self._local = threading.local()
-        self._shared: apsw.Connection | None = None
-        self._all: list[apsw.Connection] = []
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            first = self._connect()
+            self.conn = apsw.Connection(self.path)
         except (OSError, apsw.Error) as exc:
             raise MemchatError(
                 f"cannot open database {self.path}: {exc}", "pass --db with a writable path or fix permissions"
             ) from exc
-        if self.path == ":memory:":
-            self._shared = first
-        else:
-            self._local.conn = first
+        self.conn.set_busy_timeout(10_000)
+        self.conn.enable_load_extension(True)
+        self.conn.load_extension(sqlite_vec.loadable_path())
+        self.conn.enable_load_extension(False)
+        self.conn.row_trace = _dict_rows
         try:
             if self.path != ":memory:":
                 self.execute("PRAGMA journal_mode=WAL")
+            self.execute("PRAGMA foreign_keys=ON")
             self.migrate()
         except apsw.NotADBError as exc:
             raise MemchatError(
@@ -62,54 +63,36 @@ class Database:
         except apsw.ReadOnlyError as exc:
             raise MemchatError(f"{self.path} is read-only", "fix its permissions or pass --db") from exc
 
-    def _connect(self) -> apsw.Connection:
-        conn = apsw.Connection(self.path)
-        conn.set_busy_timeout(10_000)
-        conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
-        conn.enable_load_extension(False)
-        conn.row_trace = _dict_rows
-        conn.execute("PRAGMA foreign_keys=ON")
-        with self._lock:
-            self._all.append(conn)
-        return conn
-
-    @property
-    def conn(self) -> apsw.Connection:
-        """This thread's connection (opened on first use)."""
-        if self._shared is not None:
-            return self._shared
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._connect()
-        return conn
-
     # ---- plumbing -------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> apsw.Cursor:
-        return self.conn.execute(sql, params)
+        with self._lock:
+            return self.conn.execute(sql, params)
 
     def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Row]:
-        return list(self.conn.execute(sql, params))
+        with self._lock:
+            return list(self.conn.execute(sql, params))
 
     def row(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Row | None:
-        return next(iter(self.conn.execute(sql, params)), None)
+        with self._lock:
+            return next(iter(self.conn.execute(sql, params)), None)
 
     def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
         found = self.row(sql, params)
         return next(iter(found.values())) if found else None
 
+    def last_insert_rowid(self) -> int:
+        """The id of this thread's last insert (call inside the same transaction)."""
+        return int(self.conn.last_insert_rowid())
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """All-or-nothing; nests as savepoints."""
-        with self.conn:
+        """All-or-nothing; nests as savepoints; other threads wait until it ends."""
+        with self._lock, self.conn:
             yield
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
-        self._local = threading.local()
+            self.conn.close()
 
     # ---- schema ---------------------------------------------------------
     @property

@@ -1,0 +1,237 @@
+"""The real app, driven in tmux the way a person drives it: keys in, screen text out.
+
+`python -m memchat` runs with the real default models in a detached tmux session
+(its own tmux server, 160×45), in a hermetic MEMCHAT_HOME whose models dir links
+to the already-pulled default models, with a config that keeps replies short.
+The test types three messages, waits for each reply and its memory extraction,
+pins and forgets memories from the inspector, exports a Markdown snapshot with
+F6 and quits with Ctrl+Q, checking the screen at each step and the database and
+the snapshot file afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.real, pytest.mark.slow, pytest.mark.timeout(420)]
+
+WIDTH, HEIGHT = 160, 45
+POLL = 0.2
+READY = "Message memchat"  # the input box's placeholder (memchat/ui/prompt_input.py)
+REPLYING, EXTRACTING = "● replying", "⟳ extracting"  # status line (memchat/ui/status_line.py)
+INSPECTOR_SEP = "▏"  # the inspector's left border (vkey), between the chat column and the inspector
+TOAST_EDGE = "▌"  # left edge of a Textual toast
+CONFIG = "[budget]\nreserved_output = 96\n"  # short replies: the 135M model rambles up to the reply budget
+
+if shutil.which("tmux") is None:
+    pytest.skip("tmux is not installed (apt-get install tmux)", allow_module_level=True)
+
+
+class Tmux:
+    """One detached tmux session on a private server (so no user config or other session interferes)."""
+
+    def __init__(self, socket: str, name: str) -> None:
+        self.socket, self.name = socket, name
+
+    def tmux(self, *args: str, check: bool = True) -> str:
+        result = subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args],
+                                capture_output=True, text=True, timeout=30)
+        if check and result.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def start(self, command: str, cwd: Path) -> None:
+        self.tmux("new-session", "-d", "-s", self.name, "-x", str(WIDTH), "-y", str(HEIGHT), "-c", str(cwd), command)
+
+    def kill(self) -> None:
+        self.tmux("kill-session", "-t", self.name, check=False)
+        self.tmux("kill-server", check=False)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name, check=False)
+
+    def lines(self) -> list[str]:
+        return self.screen().splitlines()
+
+    def keys(self, *keys: str) -> None:
+        """Named keys (Enter, Tab, Down, F6, C-q, M-Right…), one at a time as a person presses them."""
+        for key in keys:
+            self.tmux("send-keys", "-t", self.name, key)
+            time.sleep(0.15)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", self.name, "-l", text)
+        time.sleep(0.3)
+
+    def wait_for(self, text: str | re.Pattern[str] | None = None, timeout: float = 60.0,
+                 until=None, what: str = "") -> str:
+        """Poll the screen every POLL seconds until `text` (a string or regex) is on it and/or `until(screen)`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            found = text is None or (text.search(shown) if isinstance(text, re.Pattern) else text in shown)
+            if found and (until is None or until(shown)):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what or text!r}; screen:\n{shown}")
+            time.sleep(POLL)
+
+
+def status_line(shown: str) -> str:
+    return shown.splitlines()[0] if shown else ""
+
+
+def inspector(shown: str) -> list[str]:
+    """The inspector's column of the screen (right of its border), line by line."""
+    return [line.split(INSPECTOR_SEP, 1)[1] for line in shown.splitlines() if INSPECTOR_SEP in line]
+
+
+def toasts(shown: str) -> str:
+    """The text of the toasts in the bottom-right corner, wrapped lines joined back together."""
+    return "".join(line.rsplit(TOAST_EDGE, 1)[1].strip() for line in shown.splitlines() if TOAST_EDGE in line)
+
+
+def recall_rows(shown: str) -> list[tuple[int, str]]:
+    """(memory id, row text) of each row of the inspector's recall table, top to bottom."""
+    rows, in_table = [], False
+    for line in inspector(shown):
+        if line.strip().startswith("id ") and "score" in line:
+            in_table = True
+        elif in_table:
+            match = re.match(r"\s*#(\d+)\s", line)
+            if not match:
+                break
+            rows.append((int(match.group(1)), line))
+    return rows
+
+
+@pytest.fixture
+def tmux_home(tmp_path: Path, real_model_paths: dict[str, Path]) -> Path:
+    """A MEMCHAT_HOME with the pulled default models (and their records) symlinked, and a config."""
+    home = tmp_path / "home"
+    models_dir = home / "data" / "models"
+    models_dir.mkdir(parents=True)
+    for path in real_model_paths.values():
+        for file in (path, path.with_name(path.name + ".json")):
+            if file.exists():
+                (models_dir / file.name).symlink_to(file)
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text(CONFIG)
+    return home
+
+
+def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home: Path) -> None:
+    db = tmp_path / "tmux.db"
+    env = {"MEMCHAT_HOME": str(tmux_home), "MEMCHAT_DB": str(db)}
+    memchat = f"{shlex.quote(sys.executable)} -m memchat --db {shlex.quote(str(db))} --session tmux"
+    command = f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env.items())} {memchat}; echo EXITED:$?; sleep 600"
+    term = Tmux(f"memchat-test-{os.getpid()}", "memchat")
+    startup_problem = ""
+    started = time.monotonic()
+    try:
+        # 1. start: the input box, the status line and the (open, since 160 ≥ 100 columns) inspector
+        term.start(command, tmp_path)
+        try:
+            term.wait_for(READY, timeout=30, what="a full-size first screen",
+                          until=lambda s: status_line(s).strip().startswith("memchat") and "Recall — no turn yet" in s)
+        except AssertionError as error:
+            # Seen with the background model load (commit 8a8b7c8): llama.cpp's verbose=False load dup2()s
+            # /dev/null over fds 1 and 2 while Textual starts, so Textual measures 80×24 (no inspector)
+            # and its first frames (status line, input box) are lost. Recorded, then worked around with
+            # a resize, as a person would do, so the rest of the scenario still gets checked.
+            startup_problem = (
+                "the first screen of `memchat` in a 160×45 terminal was blank or laid out for 80×24 "
+                "(no status line / no inspector) until the terminal was resized — likely llama.cpp's "
+                "suppress_stdout_stderr (verbose=False) redirecting fds 1/2 during the background model "
+                f"load while Textual starts.\n{error}"
+            )
+            term.tmux("resize-window", "-t", "memchat", "-x", str(WIDTH - 1), "-y", str(HEIGHT))
+            time.sleep(0.5)
+            term.tmux("resize-window", "-t", "memchat", "-x", str(WIDTH), "-y", str(HEIGHT))
+            term.wait_for(READY, timeout=60, what="the first screen after a resize",
+                          until=lambda s: status_line(s).strip().startswith("memchat") and "Recall — no turn yet" in s)
+        assert "session tmux" in status_line(term.screen())
+
+        # 2. three turns; each is over when the status line is idle and the inspector shows its writes
+        def chat(turn: int, text: str) -> str:
+            term.type(text)
+            term.keys("Enter")
+            return term.wait_for(
+                f"Written to memory — turn {turn}", timeout=120, what=f"turn {turn} ({text!r}) to finish",
+                until=lambda s: REPLYING not in status_line(s) and EXTRACTING not in status_line(s)
+                and READY in s,
+            )
+
+        chat(1, "Hi! I live in Lisbon and my dog is called Pixel.")
+        chat(2, "I'm allergic to peanuts.")
+        shown = chat(3, "What is my dog called?")
+        assert "What is my dog called?" in shown
+        assert "Recall — turn 3:" in shown
+        # widen the inspector (Alt+→) until the content column of the recall table is on screen
+        term.keys(*["M-Right"] * 10)
+        shown = term.wait_for(until=lambda s: any("Pixel" in row for _, row in recall_rows(s)), timeout=10,
+                              what="a recall row containing 'Pixel' in the widened inspector")
+        rows = recall_rows(shown)
+        pixel = next(i for i, (_, row) in enumerate(rows) if "Pixel" in row)
+        pixel_id = rows[pixel][0]
+        assert "✔" in rows[pixel][1], f"the Pixel memory was recalled but not selected:\n{shown}"
+        assert len(rows) >= 2, f"need a second recall row to forget:\n{shown}"
+
+        # 3. Tab to the recall table, pin the Pixel row, forget another row
+        term.keys("Tab")
+        term.wait_for("p Pin/unpin", timeout=10, what="the memory keys in the footer (recall table focused)")
+        term.keys(*["Down"] * pixel)
+        term.wait_for(f"#{pixel_id} [", timeout=10, what=f"the detail of #{pixel_id} under the cursor")
+        term.keys("p")
+        shown = term.wait_for(f"Pinned #{pixel_id}.", timeout=10, what="the pin toast",
+                              until=lambda s: any(mid == pixel_id and "●" in row for mid, row in recall_rows(s)))
+        other = 0 if pixel else 1
+        other_id = recall_rows(shown)[other][0]
+        term.keys(*(["Up"] * (pixel - other) if pixel > other else ["Down"] * (other - pixel)))
+        term.wait_for(f"#{other_id} [", timeout=10, what=f"the detail of #{other_id} under the cursor")
+        term.keys("f")
+        term.wait_for(f"Forgot #{other_id}", timeout=10, what="the forget toast",
+                      until=lambda s: any(mid == other_id and "[deleted]" in row for mid, row in recall_rows(s)))
+
+        # ...and the database agrees, at once (the app is still running)
+        listed = subprocess.run([sys.executable, "-m", "memchat", "memory", "list", "--all", "--json", "--db", str(db)],
+                                capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+        assert listed.returncode == 0, listed.stderr
+        memories = {m["id"]: m for m in json.loads(listed.stdout)}
+        assert [m["id"] for m in memories.values() if m["pinned"]] == [pixel_id]
+        assert "Pixel" in memories[pixel_id]["content"] and memories[pixel_id]["status"] == "active"
+        assert [m["id"] for m in memories.values() if m["status"] == "deleted"] == [other_id]
+
+        # 4. F6 exports the last turn as Markdown; the toast names the file
+        snapshots = tmux_home / "data" / "snapshots"
+        term.keys("F6")
+        shown = term.wait_for("Snapshot of the last turn written to", timeout=15, what="the export toast")
+        written = sorted(snapshots.glob("*.md"), key=lambda p: p.stat().st_mtime)
+        assert written, f"no Markdown snapshot in {snapshots}"
+        path = written[-1]
+        named = re.search(re.escape(str(snapshots)) + r"/\S+?\.md", toasts(shown))
+        if named:
+            path = Path(named.group(0))
+        assert path.parent == snapshots and path.exists()
+        text = path.read_text()
+        assert "## Recall candidates" in text and "Pixel" in text
+        assert "What is my dog called?" in text
+
+        # 5. Ctrl+Q quits; the shell prints the exit code
+        term.keys("C-q")
+        term.wait_for("EXITED:", timeout=60, what="memchat to exit")
+        assert "EXITED:0" in term.screen(), term.screen()
+    finally:
+        term.kill()
+        print(f"tmux scenario took {time.monotonic() - started:.1f}s")
+    assert not startup_problem, startup_problem
