@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,10 @@ def evaluate(services: Services, transcript: Path = HERE / "transcript.jsonl") -
     report = import_transcript(services, transcript)
     import_seconds = time.perf_counter() - started
     probes = load_probes()
-    now = time.time()
+    # the probes are asked the day after the transcript ends, not today: memories carry the
+    # transcript's own times, and recency and expiry are measured from there
+    now = max(json.loads(line)["ts"] for line in transcript.read_text(encoding="utf-8").splitlines() if line.strip())
+    now = datetime.fromisoformat(now).timestamp() + 86_400
     scores: dict[str, list[bool]] = defaultdict(list)
     details = []
     noise: list[str] = []

@@ -102,6 +102,9 @@ class ForgetSettings:
     decay_days: float = 180.0
     """Never-recalled, unpinned memories older than this with low importance are archived."""
     decay_importance: float = 0.4
+    """Only memories less important than this decay."""
+    event_ttl_days: float = 120.0
+    """Events (trips, plans, appointments) expire this many days after they were told; 0 keeps them."""
 
 
 @dataclass

@@ -45,3 +45,13 @@ def test_capacity_evicts_lowest_importance_times_usage_never_pinned(tmp_path):
     assert low_pinned.id in active
     assert {items[1].id, items[2].id} & active == set()
     assert services.memories.count() == 6
+
+
+def test_events_get_a_time_to_live_and_expire(tmp_path):
+    services = fake_services(tmp_path, forget={"event_ttl_days": 30})
+    trip = services.writer.apply(MemoryDraft("event", "The user is flying to Tokyo next week."), now=NOW)
+    fact = services.writer.apply(MemoryDraft("fact", "The user lives in Porto."), now=NOW)
+    assert services.memories.require(trip.memory_id).expires_at == NOW + 30 * DAY
+    assert services.memories.require(fact.memory_id).expires_at is None
+    assert run_forgetting(services.db, ForgetSettings(), now=NOW + 31 * DAY).expired == 1
+    assert services.memories.require(trip.memory_id).status == "archived"

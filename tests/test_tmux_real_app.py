@@ -115,6 +115,30 @@ def recall_rows(shown: str) -> list[tuple[int, str]]:
     return rows
 
 
+def full_size(shown: str) -> bool:
+    """The first screen as it should be: status line on top and the inspector open (160 ≥ 100 columns)."""
+    return status_line(shown).strip().startswith("memchat") and "Recall — no turn yet" in shown
+
+
+def startup_diagnosis(term: Tmux) -> str:
+    """Where memchat's stdout/stderr point (Linux): /dev/null means the UI's output is being thrown away."""
+    pane = term.tmux("display-message", "-p", "-t", term.name, "#{pane_pid}", check=False).strip()
+    children = Path(f"/proc/{pane}/task/{pane}/children")
+    try:
+        pid = children.read_text().split()[0]
+        fds = {fd: os.readlink(f"/proc/{pid}/fd/{fd}") for fd in (1, 2)}
+    except (OSError, IndexError):
+        return "(could not inspect the memchat process)"
+    hint = ""
+    if "/dev/null" in fds.values():
+        hint = (" — Textual writes the UI to fd 2, so nothing reaches the terminal. llama-cpp-python's "
+                "suppress_stdout_stderr (Llama(verbose=False)) dup2()s /dev/null over fds 1/2 during a load and "
+                "restores what it saved; two loads at once (the chat model on its background thread, the embedder "
+                "on the main one) can save and 'restore' /dev/null, and a load overlapping Textual's start makes "
+                "it measure 80×24 and lose its first frames")
+    return f"memchat (pid {pid}) fd 1 → {fds[1]}, fd 2 → {fds[2]}{hint}"
+
+
 @pytest.fixture
 def tmux_home(tmp_path: Path, real_model_paths: dict[str, Path]) -> Path:
     """A MEMCHAT_HOME with the pulled default models (and their records) symlinked, and a config."""
@@ -136,30 +160,14 @@ def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home
     memchat = f"{shlex.quote(sys.executable)} -m memchat --db {shlex.quote(str(db))} --session tmux"
     command = f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env.items())} {memchat}; echo EXITED:$?; sleep 600"
     term = Tmux(f"memchat-test-{os.getpid()}", "memchat")
-    startup_problem = ""
     started = time.monotonic()
     try:
         # 1. start: the input box, the status line and the (open, since 160 ≥ 100 columns) inspector
         term.start(command, tmp_path)
         try:
-            term.wait_for(READY, timeout=30, what="a full-size first screen",
-                          until=lambda s: status_line(s).strip().startswith("memchat") and "Recall — no turn yet" in s)
+            term.wait_for(READY, timeout=60, what="the first screen at full size", until=full_size)
         except AssertionError as error:
-            # Seen with the background model load (commit 8a8b7c8): llama.cpp's verbose=False load dup2()s
-            # /dev/null over fds 1 and 2 while Textual starts, so Textual measures 80×24 (no inspector)
-            # and its first frames (status line, input box) are lost. Recorded, then worked around with
-            # a resize, as a person would do, so the rest of the scenario still gets checked.
-            startup_problem = (
-                "the first screen of `memchat` in a 160×45 terminal was blank or laid out for 80×24 "
-                "(no status line / no inspector) until the terminal was resized — likely llama.cpp's "
-                "suppress_stdout_stderr (verbose=False) redirecting fds 1/2 during the background model "
-                f"load while Textual starts.\n{error}"
-            )
-            term.tmux("resize-window", "-t", "memchat", "-x", str(WIDTH - 1), "-y", str(HEIGHT))
-            time.sleep(0.5)
-            term.tmux("resize-window", "-t", "memchat", "-x", str(WIDTH), "-y", str(HEIGHT))
-            term.wait_for(READY, timeout=60, what="the first screen after a resize",
-                          until=lambda s: status_line(s).strip().startswith("memchat") and "Recall — no turn yet" in s)
+            raise AssertionError(f"{error}\n{startup_diagnosis(term)}") from None
         assert "session tmux" in status_line(term.screen())
 
         # 2. three turns; each is over when the status line is idle and the inspector shows its writes
@@ -234,4 +242,3 @@ def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home
     finally:
         term.kill()
         print(f"tmux scenario took {time.monotonic() - started:.1f}s")
-    assert not startup_problem, startup_problem

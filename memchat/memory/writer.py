@@ -16,6 +16,7 @@ subject/attribute key:
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from memchat.memory.rules import (
     is_question,
     sentences,
 )
-from memchat.memory.scoring import keyword_overlap
+from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.types import ExtractionFailure, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -41,9 +42,10 @@ PENDING_GAP = 0.3
 
 
 class MemoryWriter:
-    def __init__(self, memories: MemoryStore, engine: ChatEngine | None = None) -> None:
+    def __init__(self, memories: MemoryStore, engine: ChatEngine | None = None, *, event_ttl_days: float = 0.0) -> None:
         self.memories = memories
         self.engine = engine
+        self.event_ttl_days = event_ttl_days
 
     def process(
         self, text: str, *, session_id: int | None, message_id: int | None, now: float | None = None
@@ -79,6 +81,8 @@ class MemoryWriter:
     # ---- reconciliation ---------------------------------------------------
     def apply(self, draft: MemoryDraft, now: float | None = None) -> WriteOutcome:
         now = time.time() if now is None else now
+        if draft.kind == "event" and draft.expires_at is None and not draft.pinned and self.event_ttl_days > 0:
+            draft = replace(draft, expires_at=now + self.event_ttl_days * DAY)
         vector = np.asarray(self.memories.embedder.embed([draft.content])[0], dtype=np.float32)
         duplicate = self._duplicate(vector, draft)
         if duplicate is not None:
