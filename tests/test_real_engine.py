@@ -61,3 +61,31 @@ def test_embeddings_have_the_expected_dimension_and_meaning(real_engines):
     assert dog @ puppy > dog @ stocks + 0.3
     assert embedder.coverage("I love my dog") == 1.0
     assert embedder.coverage("我喜欢吃苹果") < 0.6
+
+
+def test_loading_leaves_the_terminal_alone(real_model_paths, capfd):
+    """A model loading on a thread must not point fds 1 and 2 elsewhere: the TUI draws meanwhile."""
+    import os
+    import threading
+
+    from memchat.engine.llama import LlamaChatEngine
+
+    before = [os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)]
+    seen: list[list[str]] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            seen.append([os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)])
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        engine = LlamaChatEngine(real_model_paths["chat"], n_ctx=512, n_threads=1)
+        engine.utility()
+    finally:
+        done.set()
+        watcher.join()
+    assert seen and all(fds == before for fds in seen)
+    out, err = capfd.readouterr()
+    assert "llama" not in out + err and "ggml" not in out + err

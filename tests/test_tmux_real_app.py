@@ -44,8 +44,11 @@ class Tmux:
         self.socket, self.name = socket, name
 
     def tmux(self, *args: str, check: bool = True) -> str:
+        # An explicit env: with env=None the child gets the C-level environment, where readline (imported
+        # under pytest) may have put COLUMNS=80 LINES=24 — the pane would inherit them and Textual trusts them.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         result = subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args],
-                                capture_output=True, text=True, timeout=30)
+                                check=False, capture_output=True, text=True, timeout=30, env=env)
         if check and result.returncode != 0:
             raise AssertionError(f"tmux {' '.join(args)} failed: {result.stderr.strip()}")
         return result.stdout
@@ -136,6 +139,9 @@ def startup_diagnosis(term: Tmux) -> str:
                 "restores what it saved; two loads at once (the chat model on its background thread, the embedder "
                 "on the main one) can save and 'restore' /dev/null, and a load overlapping Textual's start makes "
                 "it measure 80×24 and lose its first frames")
+    else:
+        hint = (" (if the screen above is laid out for 80 columns, Textual measured the terminal while a model "
+                "load had fd 1 on /dev/null: see llama-cpp-python's suppress_stdout_stderr)")
     return f"memchat (pid {pid}) fd 1 → {fds[1]}, fd 2 → {fds[2]}{hint}"
 
 
@@ -213,7 +219,7 @@ def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home
 
         # ...and the database agrees, at once (the app is still running)
         listed = subprocess.run([sys.executable, "-m", "memchat", "memory", "list", "--all", "--json", "--db", str(db)],
-                                capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+                                check=False, capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
         assert listed.returncode == 0, listed.stderr
         memories = {m["id"]: m for m in json.loads(listed.stdout)}
         assert [m["id"] for m in memories.values() if m["pinned"]] == [pixel_id]

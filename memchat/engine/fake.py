@@ -49,6 +49,9 @@ class FakeEngine:
     def wait_until_loaded(self) -> FakeEngine:
         return self
 
+    def utility(self) -> FakeEngine:
+        return self
+
     def count(self, text: str) -> int:
         return len(fake_tokens(text))
 

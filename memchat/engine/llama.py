@@ -8,7 +8,10 @@ thread-safe, and the UI streams from a worker while extraction runs in another.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import hashlib
+import io
 import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -20,10 +23,19 @@ import numpy as np
 from memchat.engine.protocol import Sampling
 from memchat.types import ChatMessage, MemchatError
 
+UTILITY_CTX = 2048
+"""Context of the background (utility) context: extraction and summary prompts are short."""
+PREFILL_CHUNK = 64
+"""Tokens evaluated between two checks of should_stop while reading a prompt (~0.5 s here)."""
+
 _FALLBACK_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+
+
+_SILENCE: list[Any] = []
+"""Keeps the no-op llama.cpp log callback alive (ctypes callbacks must outlive their use)."""
 
 
 def _import_llama() -> Any:
@@ -34,6 +46,9 @@ def _import_llama() -> Any:
             "llama-cpp-python is not installed",
             "install memchat with the README's command (it builds llama-cpp-python)",
         ) from exc
+    if not _SILENCE:
+        _SILENCE.append(llama_cpp.llama_log_callback(lambda level, text, user_data: None))
+        llama_cpp.llama_log_set(_SILENCE[0], ctypes.c_void_p(0))
     return llama_cpp
 
 
@@ -57,9 +72,21 @@ def file_sha256(path: Path) -> str:
 
 
 def _load(llama_cpp: Any, path: Path, **kwargs: Any) -> Any:
+    """Load a model without touching the process's file descriptors.
+
+    `verbose=False` would make llama-cpp-python point fds 1 and 2 at /dev/null while it
+    loads — for the whole process, so a TUI drawing from another thread meanwhile draws
+    into nothing (and two overlapping loads can leave them there). Instead memchat loads
+    verbosely, drops llama.cpp's native log lines with a no-op callback, and catches the
+    Python-level chatter of the constructor; `verbose` is turned off afterwards.
+    """
     _check_gguf(path)
     try:
-        return llama_cpp.Llama(model_path=str(path), verbose=False, **kwargs)
+        with contextlib.redirect_stderr(io.StringIO()):
+            llm = llama_cpp.Llama(model_path=str(path), verbose=True, **kwargs)
+        llama_cpp._logger.set_verbose(False)
+        llm.verbose = False
+        return llm
     except (ValueError, RuntimeError) as exc:
         raise MemchatError(
             f"llama.cpp could not load {path.name}: {exc}",
@@ -83,6 +110,9 @@ class LlamaChatEngine:
         self.n_ctx = n_ctx
         self.file_sha256 = sha256
         self._formatter = self._make_formatter()
+        self._n_threads, self._seed = n_threads, seed
+        self._utility: LlamaChatEngine | None = None
+        self._utility_lock = threading.Lock()
 
     def _make_formatter(self) -> Any:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
@@ -95,6 +125,16 @@ class LlamaChatEngine:
 
     def wait_until_loaded(self) -> LlamaChatEngine:
         return self
+
+    def utility(self) -> LlamaChatEngine:
+        """A second context on the same (memory-mapped) weights, opened on first use."""
+        with self._utility_lock:
+            if self._utility is None:
+                self._utility = LlamaChatEngine(
+                    self.path, n_ctx=min(self.n_ctx, UTILITY_CTX), n_threads=self._n_threads, seed=self._seed,
+                    sha256=self.file_sha256,
+                )
+            return self._utility
 
     # ---- counting -------------------------------------------------------
     def count(self, text: str) -> int:
@@ -135,6 +175,8 @@ class LlamaChatEngine:
             )
         max_tokens = max(1, min(max_tokens, self.n_ctx - len(tokens)))
         with self._lock:
+            if not self._prefill(tokens, should_stop):
+                return
             chunks = self._llm.create_completion(
                 prompt=tokens,
                 max_tokens=max_tokens,
@@ -154,6 +196,30 @@ class LlamaChatEngine:
                         yield text
             finally:
                 chunks.close()
+
+    def _prefill(self, tokens: list[int], should_stop: Callable[[], bool]) -> bool:
+        """Evaluate the prompt batch by batch, checking `should_stop` between batches.
+
+        llama-cpp-python evaluates a whole prompt before it yields anything, so Esc could
+        not interrupt a long one. Here the part not already in the KV cache (everything
+        after the longest common prefix with the previous prompt) is evaluated in small
+        chunks; the completion call that follows then finds all but the last token cached.
+        Returns False when stopped.
+        """
+        llm = self._llm
+        cached = 0
+        for old, new in zip(llm._input_ids.tolist(), tokens[:-1]):
+            if old != new:
+                break
+            cached += 1
+        llm.n_tokens = min(llm.n_tokens, cached)
+        pending = tokens[llm.n_tokens : len(tokens) - 1]
+        step = min(llm.n_batch, PREFILL_CHUNK)
+        for start in range(0, len(pending), step):
+            if should_stop():
+                return False
+            llm.eval(pending[start : start + step])
+        return not should_stop()
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
         grammar = self._llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)

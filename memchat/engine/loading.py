@@ -70,6 +70,9 @@ class BackgroundChatEngine:
     def wait_until_loaded(self) -> ChatEngine:
         return self._loader.get()
 
+    def utility(self) -> ChatEngine:
+        return self._loader.get().utility()
+
     def count(self, text: str) -> int:
         engine = self._loader.ready
         return engine.count(text) if engine else self._estimate.count(text)

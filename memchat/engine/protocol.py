@@ -46,6 +46,15 @@ class ChatEngine(TokenCounter, Protocol):
     def file_sha256(self) -> str:
         """sha256 of the model file, recorded in every turn snapshot."""
 
+    def utility(self) -> ChatEngine:
+        """The same model in a second context, for background work (memory labelling, summaries).
+
+        One llama.cpp context holds one KV cache: a summary or an extraction prompt run in
+        the chat's context would evict the conversation's cached prefix, and the next reply
+        would re-read the whole prompt. A separate context keeps the chat's cache warm and
+        lets background work run beside a streaming reply.
+        """
+
     def wait_until_loaded(self) -> ChatEngine:
         """Block until the model is usable (engines that load in the background); returns the engine."""
 

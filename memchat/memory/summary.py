@@ -33,7 +33,8 @@ class RollingSummary:
 
     def _generate(self, system: str, user: str, max_tokens: int) -> str:
         messages = [ChatMessage("system", system), ChatMessage("user", user)]
-        return "".join(self.engine.stream(messages, max_tokens=max_tokens, sampling=_SAMPLING)).strip()
+        worker = self.engine.utility()  # keeps the chat context's KV cache for the conversation
+        return "".join(worker.stream(messages, max_tokens=max_tokens, sampling=_SAMPLING)).strip()
 
     def update(self, old_summary: str, evicted: Sequence[Message], limit: int) -> str:
         """The summary after folding in `evicted`, within `limit` tokens."""

@@ -70,7 +70,7 @@ class MemoryWriter:
                 drafts.append(draft_from_sentence(sentence, session_id=session_id, message_id=message_id))
         failures: list[ExtractionFailure] = []
         if drafts and self.engine is not None:
-            labels = label_with_model(self.engine, chosen, drafts)
+            labels = label_with_model(self.engine.utility(), chosen, drafts)
             drafts = labels.drafts
             if labels.failure:
                 failures.append(labels.failure)
