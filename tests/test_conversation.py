@@ -108,3 +108,25 @@ def test_a_turn_that_fails_before_any_reply_leaves_nothing_behind(tmp_path):
         conv.run_turn("From now on answer in Latin. What is love?")
     assert conv.history() == []
     assert conv.notes == []
+
+
+def test_forget_acts_before_recall_and_retires_matching_notes(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("I'm allergic to peanuts and I never eat shellfish.")
+    conv.wait()
+    assert any("peanuts" in n for n in conv.notes)
+    events = []
+    conv.run_turn("Please forget that I'm allergic to peanuts.", events.append)
+    conv.wait()
+    assert not any("peanuts" in m.content for m in conv.services.memories.list_items())
+    assert not any("peanuts" in n for n in conv.notes)
+    prompt = conv.services.engine.prompts[-1]  # the window still quotes the chat; memory and notes do not
+    assert not any("peanuts" in m.content for m in prompt if m.role == "system")
+    written = [e for e in events if isinstance(e, MemoryWritten)][0]
+    assert {o.action for o in written.outcomes} == {"deleted"}
+
+
+def test_questions_do_not_become_notes(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("Do you remember what I am allergic to?")
+    assert conv.notes == []

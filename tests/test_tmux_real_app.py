@@ -57,8 +57,11 @@ class Tmux:
         self.tmux("new-session", "-d", "-s", self.name, "-x", str(WIDTH), "-y", str(HEIGHT), "-c", str(cwd), command)
 
     def kill(self) -> None:
+        socket = self.tmux("display-message", "-p", "#{socket_path}", check=False).strip()
         self.tmux("kill-session", "-t", self.name, check=False)
         self.tmux("kill-server", check=False)
+        if socket:
+            Path(socket).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name, check=False)

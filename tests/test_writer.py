@@ -84,3 +84,42 @@ def test_model_labels_are_validated_and_failures_recorded(tmp_path):
     assert not failures
     stored = services.memories.require(outcomes[0].memory_id)
     assert stored.importance > 0.5
+
+
+def test_one_fact_per_memory_and_pins_survive_a_correction(tmp_path):
+    services = fake_services(tmp_path)
+    outcomes = process(services, "I live in Lisbon, I have a dog named Biscuit, I'm allergic to peanuts and I work as a nurse.")
+    assert [o.action for o in outcomes] == ["added"] * 4
+    city = outcomes[0].memory_id
+    services.memories.pin(city)
+    [moved] = process(services, "Actually, I moved to Porto last month.")
+    assert moved.action == "superseded" and moved.replaced_id == city
+    assert services.memories.require(moved.memory_id).pinned
+    assert any("peanuts" in m.content for m in services.memories.list_items())
+
+
+def test_an_old_statement_imported_late_does_not_overwrite_a_newer_one(tmp_path):
+    services = fake_services(tmp_path)
+    [oslo] = process(services, "I live in Oslo.", now=2000.0)
+    [lisbon] = process(services, "I live in Lisbon.", now=1000.0)
+    assert services.memories.require(oslo.memory_id).status == "active"
+    old = services.memories.require(lisbon.memory_id)
+    assert old.status == "superseded" and old.superseded_by == oslo.memory_id
+    assert "history" in lisbon.reason
+
+
+def test_doubt_waits_as_pending_and_requests_are_not_memories(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "I live in Lisbon.")
+    [maybe] = process(services, "Maybe I live in Berlin now, I'm not sure.")
+    assert maybe.action == "pending"
+    assert process(services, "Tell me a joke.") == []
+    assert process(services, "Line one of my note") == []
+
+
+def test_forget_reaches_superseded_wordings(tmp_path):
+    services = fake_services(tmp_path)
+    [first] = process(services, "My dog is called Biscuit.")
+    services.memories.set_status(first.memory_id, "superseded")
+    outcomes = process(services, "Forget what I told you about my dog.")
+    assert [(o.action, o.memory_id) for o in outcomes] == [("deleted", first.memory_id)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 import json
 import sys
 import time
@@ -14,7 +15,7 @@ from memchat.pipeline.factory import build_services, open_conversation, open_dat
 from memchat.pipeline.importer import import_transcript
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
-from memchat.types import MemchatError, TokenStreamed, TurnEvent
+from memchat.types import MemchatError, MemoryWritten, TokenStreamed, TurnEvent, WriteOutcome
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
@@ -29,9 +30,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
     conversation = open_conversation(services, args.session, resume=False)
     stream = not args.json and sys.stdout.isatty()
 
+    written: list[WriteOutcome] = []
+
     def emit(event: TurnEvent) -> None:
         if stream and isinstance(event, TokenStreamed):
             print(event.text, end="", flush=True)
+        elif isinstance(event, MemoryWritten):
+            written.extend(event.outcomes)
 
     started = time.perf_counter()
     finished = conversation.run_turn(text, emit)
@@ -46,11 +51,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "tokens_out": finished.tokens_out,
             "seconds": round(seconds, 3),
             "recalled": [c.memory.id for c in (conversation.last_recall.selected if conversation.last_recall else [])],
+            "memory": [asdict(o) for o in written],
         }, ensure_ascii=False))
-    elif stream:
-        print()
-    else:
-        print(finished.reply)
+        return 0
+    print() if stream else print(finished.reply)
+    for outcome in written:  # what memory did with this message, on stderr so the reply stays clean
+        if outcome.action not in ("skipped",) or "secret" in outcome.reason:
+            ident = f" #{outcome.memory_id}" if outcome.memory_id else ""
+            print(f"memchat: memory {outcome.action}{ident}: {outcome.content} ({outcome.reason})", file=sys.stderr)
     return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memchat.memory.rules import is_correction, named_subject, rule_importance
+from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
 from memchat.types import MemoryDraft
 
 _RELATIVES = (
@@ -20,6 +20,8 @@ _RELATIVES = (
 )
 _POSSESSIVE = re.compile(rf"^\s*(?:my|our) ({_RELATIVES})\b", re.IGNORECASE)
 _CN_POSSESSIVE = re.compile(r"^\s*我(妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|朋友|同事|老板)")
+HEDGED_CONFIDENCE = 0.45
+"""Confidence of a statement the user is unsure of ("maybe", "I think"): it cannot overwrite a firm one."""
 _FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b", re.IGNORECASE)
 
 # (pattern, attribute, kind) — first match wins; order from specific to generic.
@@ -109,9 +111,19 @@ def _possessor(sentence: str, attribute: str) -> str | None:
     return match.group(1) if match else None
 
 
-def draft_from_sentence(sentence: str, *, session_id: int | None, message_id: int | None) -> MemoryDraft:
+def draft_from_sentence(
+    sentence: str,
+    *,
+    session_id: int | None,
+    message_id: int | None,
+    correction: bool | None = None,
+    hedged: bool | None = None,
+) -> MemoryDraft:
+    """A typed draft. `correction` and `hedged` override detection: a clause of a corrected
+    or doubtful sentence is one too ("Maybe I live in Berlin now, I'm not sure")."""
+    hedged = is_hedged(sentence) if hedged is None else hedged
     attribute, kind = guess_key(sentence)
-    correction = is_correction(sentence)
+    correction = is_correction(sentence) if correction is None else correction
     person = named_subject(sentence) or _possessor(sentence, attribute)
     if person:
         kind = "relation"
@@ -122,7 +134,7 @@ def draft_from_sentence(sentence: str, *, session_id: int | None, message_id: in
         subject=person.lower() if person else "user",
         attribute=attribute,
         importance=rule_importance(sentence, correction),
-        confidence=0.9 if correction else 0.8,
+        confidence=0.9 if correction else (HEDGED_CONFIDENCE if hedged else 0.8),
         source_session=session_id,
         source_message=message_id,
         correction=correction,

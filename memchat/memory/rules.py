@@ -72,7 +72,11 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
 
 
-_CLAUSE_BREAK = re.compile(r"\s*(?:;|,?\s+(?:and|but|also)\s+(?=(?:i|i'm|i've|my|we|our)\b)|，|；)\s*", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:;|,\s*(?:and\s+|but\s+|also\s+)?(?=(?:i|i'm|i've|i'd|my|we|our)\b)"
+    r"|\s+(?:and|but|also)\s+(?=(?:i|i'm|i've|i'd|my|we|our)\b)|，|；)\s*",
+    re.IGNORECASE,
+)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -142,13 +146,35 @@ def forget_topic(text: str) -> str | None:
     return None
 
 
+_HEDGE = re.compile(r"\b(maybe|perhaps|probably|possibly|i think|i guess|i believe|not sure|might|may be)\b|也许|可能|大概", re.I)
+_IMPERATIVE = re.compile(
+    r"^\s*(please\s+)?(tell|give|write|show|explain|help|list|make|translate|summari[sz]e|describe|find|create|"
+    r"generate|draft|compose|suggest|recommend|remind|calculate|compute|check|read|sing|search|define|compare|"
+    r"convert|fix|teach|let'?s|imagine|pretend|say|send|open|play)\b",
+    re.I,
+)
+_PREDICATE = re.compile(
+    r"\b(i|we)\s+(?!am\b)[a-z']+|\b(am|is|are|was|were|have|has|had|'m|'s|'re|'ve|do|does|did|don'?t|doesn'?t|"
+    r"can|can'?t|will|would|should|must|never|always)\b",
+    re.I,
+)
+
+
+def is_hedged(text: str) -> bool:
+    """The user is not sure ("maybe I live in Berlin now")."""
+    return bool(_HEDGE.search(text))
+
+
 def is_correction(text: str) -> bool:
     return bool(_CORRECTION.search(text))
 
 
+_STANDING = re.compile(r"\b(from now on|always|never|don'?t ever|do not ever|call me|stop)\b|以后|再也不|不要再|别再", re.I)
+
+
 def note_worthy(sentence: str) -> bool:
     """A standing instruction, explicit preference or correction: it becomes a cross-turn note."""
-    if is_question(sentence) and not _NOTE_MARKERS.search(sentence):
+    if is_question(sentence) and not _STANDING.search(sentence):
         return False
     return bool(_NOTE_MARKERS.search(sentence) or _CN_NOTE_MARKERS.search(sentence) or is_correction(sentence))
 
@@ -172,6 +198,8 @@ def is_durable_statement(sentence: str) -> bool:
     if not _FIRST_PERSON.search(sentence):
         return bool(_NOTE_MARKERS.search(sentence))
     core = _LEADING_FILLER.sub("", sentence)
+    if _IMPERATIVE.match(core) or not _PREDICATE.search(core):
+        return False  # a request to the assistant, or a fragment with no verb ("line one of my note")
     return len(core.split()) >= 3 and not _EPHEMERAL.search(core)
 
 

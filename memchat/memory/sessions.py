@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from memchat.memory.store import Database, Row
+from memchat.memory.terms import query_terms, search_terms
 from memchat.types import MemchatError, Message, Note, Session
 
 
@@ -152,6 +153,16 @@ class SessionStore:
             "SELECT * FROM notes WHERE session_id = ? AND active = 1 ORDER BY id", (session_id,)
         )
         return [Note(r["id"], r["session_id"], r["text"], r["created_at"]) for r in rows]
+
+    def forget_notes(self, session_id: int, topic: str) -> list[str]:
+        """Retire the session's notes that mention every word of `topic`; returns their texts."""
+        wanted = set(query_terms(topic))
+        if not wanted:
+            return []
+        gone = [n for n in self.notes(session_id) if wanted <= set(search_terms(n.text))]
+        for note in gone:
+            self.db.execute("UPDATE notes SET active = 0 WHERE id = ?", (note.id,))
+        return [n.text for n in gone]
 
     def edit_note(self, note_id: int, text: str) -> None:
         if text.strip():

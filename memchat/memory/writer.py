@@ -28,13 +28,15 @@ from memchat.memory.rules import (
     clauses,
     contains_secret,
     forget_topic,
+    is_correction,
+    is_hedged,
     is_chit_chat,
     is_durable_statement,
     is_question,
     sentences,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
-from memchat.types import ExtractionFailure, Memory, MemoryDraft, WriteOutcome
+from memchat.types import ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
 FORGET_SIMILARITY = 0.6
@@ -59,15 +61,22 @@ class MemoryWriter:
         outcomes: list[WriteOutcome] = []
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
-        for sentence in (c for s in sentences(text) for c in clauses(s)):
+        for sentence in sentences(text):
             secret = contains_secret(sentence)
             if secret:
                 outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({secret}) is never stored"))
-            elif is_chit_chat(sentence) or is_question(sentence) or not is_durable_statement(sentence):
                 continue
-            else:
-                chosen.append(sentence)
-                drafts.append(draft_from_sentence(sentence, session_id=session_id, message_id=message_id))
+            correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
+            hedged = is_hedged(sentence)
+            for clause in clauses(sentence):
+                if is_chit_chat(clause) or is_question(clause) or not is_durable_statement(clause):
+                    continue
+                chosen.append(clause)
+                drafts.append(
+                    draft_from_sentence(
+                        clause, session_id=session_id, message_id=message_id, correction=correction, hedged=hedged
+                    )
+                )
         failures: list[ExtractionFailure] = []
         if drafts and self.engine is not None:
             labels = label_with_model(self.engine.utility(), chosen, drafts)
@@ -96,6 +105,14 @@ class MemoryWriter:
         if not rivals:
             added = self.memories.add(draft, now)
             return WriteOutcome("added", added.content, f"new {added.kind}", added.id)
+        newer = [m for m in rivals if m.created_at > now]
+        if newer:  # an old statement arriving late (an imported transcript): history, not news
+            successor = min(newer, key=lambda m: m.created_at)
+            kept = self.memories.add(draft, now, status="superseded")
+            self.memories.set_status(kept.id, "superseded", superseded_by=successor.id)
+            return WriteOutcome("added", kept.content, f"kept as history: #{successor.id} is newer", kept.id)
+        if any(m.pinned for m in rivals):
+            draft = replace(draft, pinned=True)  # a pin belongs to the fact, not to one wording of it
         strongest = max(rivals, key=lambda m: m.confidence)
         if not draft.correction and strongest.confidence - draft.confidence >= PENDING_GAP:
             pending = self.memories.add(draft, now, status="pending")
@@ -112,7 +129,7 @@ class MemoryWriter:
         """The user confirms a pending memory: it becomes active and supersedes its rivals."""
         memory = self.memories.require(memory_id)
         if memory.status != "pending":
-            return WriteOutcome("skipped", memory.content, f"#{memory_id} is {memory.status}, not pending", memory_id)
+            raise MemchatError(f"#{memory_id} is {memory.status}, not pending", "only pending memories can be accepted")
         rivals = [m for m in self.memories.by_key(memory.subject, memory.attribute, statuses=("active",))]
         self.memories.set_status(memory_id, "active")
         for old in rivals:
@@ -140,7 +157,7 @@ class MemoryWriter:
 
     # ---- forgetting on request ----------------------------------------------
     def forget(self, topic: str) -> list[WriteOutcome]:
-        """Soft-delete active memories matching `topic`; say which."""
+        """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which."""
         matches = self.matching(topic)
         outcomes = []
         for memory in matches:
@@ -151,7 +168,9 @@ class MemoryWriter:
         return outcomes
 
     def matching(self, topic: str) -> list[Memory]:
-        """Active memories about `topic`: containing all its words, or (when the embedder reads it) close in meaning."""
+        """Memories about `topic` that are not already gone: containing all its words, or (when the
+        embedder reads it) close in meaning. Superseded ones count: forgetting must not leave an
+        old wording of the same fact behind."""
         semantic = self.memories.embedder.coverage(topic) >= 0.6
         close: set[int] = set()
         if semantic:
@@ -159,4 +178,4 @@ class MemoryWriter:
             close = {i for i, sim in self.memories.knn(vector, 10) if sim >= FORGET_SIMILARITY}
         worded = {i for i, _ in self.memories.keyword(topic, 20, every=True)}
         found = self.memories.many(sorted(close | worded))
-        return [m for m in found.values() if m.status in ("active", "pending")]
+        return [m for m in found.values() if m.status in ("active", "pending", "superseded")]

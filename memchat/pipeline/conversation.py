@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
-from memchat.memory.rules import notes_from
+from memchat.memory.rules import forget_topic, notes_from
 from memchat.pipeline import snapshot
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
@@ -34,6 +34,7 @@ from memchat.types import (
     TurnEvent,
     TurnFinished,
     TurnStarted,
+    WriteOutcome,
 )
 
 Emit = Callable[[TurnEvent], None]
@@ -98,6 +99,7 @@ class Conversation:
         user_message = sessions.add_message(session_id, "user", text, tokens=services.engine.count(text))
         turn = sessions.turn_count(session_id)
         emit(TurnStarted(turn, text))
+        forgotten = self._forget_first(text)
         streamed: list[str] = []
         try:
             started = time.perf_counter()
@@ -132,7 +134,8 @@ class Conversation:
         snapshot.save(services.db, session_id, turn, record)
         emit(finished)
         self._extraction = threading.Thread(
-            target=self._extract, args=(text, user_message, turn, record, emit), name="memchat-extract", daemon=True
+            target=self._extract, args=(text, user_message, turn, record, emit, forgotten), name="memchat-extract",
+            daemon=True,
         )
         self._extraction.start()
         return finished
@@ -193,11 +196,27 @@ class Conversation:
         reply = "".join(pieces).strip()
         return reply, should_stop(), engine.count(reply)
 
-    def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit) -> None:
+    def _forget_first(self, text: str) -> list[WriteOutcome] | None:
+        """A "forget …" request acts before recall, so this very reply cannot use what it forgets."""
+        topic = forget_topic(text)
+        if not topic:
+            return None
+        outcomes = self.services.writer.forget(topic)
+        for note in self.services.sessions.forget_notes(self.session.id, topic):
+            outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
+        return outcomes
+
+    def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit,
+                 forgotten: list[WriteOutcome] | None) -> None:
         services = self.services
         started = time.perf_counter()
         try:
-            outcomes, failures = services.writer.process(text, session_id=self.session.id, message_id=user_message.id)
+            if forgotten is not None:
+                outcomes, failures = forgotten, []
+            else:
+                outcomes, failures = services.writer.process(
+                    text, session_id=self.session.id, message_id=user_message.id
+                )
         except Exception as exc:  # noqa: BLE001 - a failed extraction must be visible, never fatal
             outcomes, failures = [], [snapshot.ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
         for failure in failures:
