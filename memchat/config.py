@@ -155,12 +155,26 @@ def _coerce(value: Any, current: Any, where: str) -> Any:
         raise MemchatError(f"bad setting {where}={value!r}: {exc}", "fix the config file or variable") from exc
 
 
+def _unknown(obj: Any, data: dict[str, Any], prefix: str) -> list[str]:
+    """Every key of `data` that names no setting, at any depth."""
+    known = {f.name for f in fields(obj)}
+    found = [f"{prefix}{key}" for key in data if key not in known]
+    for key, value in data.items():
+        if key in known and is_dataclass(getattr(obj, key)) and isinstance(value, dict):
+            found += _unknown(getattr(obj, key), value, f"{prefix}{key}.")
+    return found
+
+
 def _merge(obj: Any, data: dict[str, Any], prefix: str) -> Any:
+    unknown = _unknown(obj, data, prefix) if not prefix else []
+    if unknown:
+        raise MemchatError(
+            f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}",
+            "`memchat doctor --settings` lists every setting",
+        )
     known = {f.name: f for f in fields(obj)}
     changes: dict[str, Any] = {}
     for key, value in data.items():
-        if key not in known:
-            raise MemchatError(f"unknown setting {prefix}{key}", "see `memchat doctor` for valid names")
         current = getattr(obj, key)
         if is_dataclass(current):
             if not isinstance(value, dict):

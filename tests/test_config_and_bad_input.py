@@ -68,3 +68,36 @@ def test_cli_reports_bad_input_in_one_line(tmp_path, capsys, monkeypatch):
     assert main(["sessions", "--db", str(blocker / "x.db")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("memchat: error:") and "fix:" in err and "Traceback" not in err
+
+
+def test_every_unknown_setting_is_named_and_doctor_still_runs(tmp_path, capsys, monkeypatch):
+    config = tmp_path / "config.toml"
+    config.write_text("[model]\nn_ctxx = 5\n[recall]\nhalf_lfe = 2\n")
+    with pytest.raises(MemchatError, match="model.n_ctxx, recall.half_lfe"):
+        load_settings(config, environ={})
+    assert main(["doctor", "--config", str(config)]) == 1
+    out = capsys.readouterr().out
+    assert "unknown settings model.n_ctxx, recall.half_lfe" in out and "doctor --settings" in out
+
+
+def test_read_only_commands_do_not_create_a_mistyped_database(tmp_path, capsys):
+    missing = tmp_path / "no" / "such.db"
+    assert main(["sessions", "--db", str(missing)]) == 2
+    assert "no database at" in capsys.readouterr().err
+    assert not missing.parent.exists()
+
+
+def test_a_closed_pipe_is_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    db = tmp_path / "p.db"
+    from memchat.memory.sessions import SessionStore
+    from memchat.memory.store import Database
+
+    store = SessionStore(Database(db))
+    for i in range(3000):
+        store.add_message(store.create(f"s{i}").id, "user", "hi")
+    result = subprocess.run(f"{sys.executable} -m memchat sessions --db {db} | head -1", shell=True,
+                            capture_output=True, text=True)
+    assert "Traceback" not in result.stderr and result.stdout.startswith("s")

@@ -130,3 +130,14 @@ def test_questions_do_not_become_notes(tmp_path):
     conv = fake_conversation(tmp_path)
     conv.run_turn("Do you remember what I am allergic to?")
     assert conv.notes == []
+
+
+def test_resume_skips_empty_sessions_and_empty_ones_can_be_discarded(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("hello")
+    conv.wait()
+    empty = conv.services.sessions.create("opened-and-closed")
+    assert open_conversation(conv.services, None, resume=True).session.id == conv.session.id
+    assert conv.services.sessions.discard_if_empty(empty.id)
+    assert not conv.services.sessions.discard_if_empty(conv.session.id)
+    assert [s.name for s in conv.services.sessions.all()] == ["test"]

@@ -313,7 +313,7 @@ def test_cli_list_path_and_verify(
     assert "smollm2-135m-instruct" in capsys.readouterr().out
     assert run_cli("models", "path", "smollm2-135m-instruct") == 0
     assert capsys.readouterr().out.strip().endswith("smollm2-135m-instruct.gguf")
-    assert run_cli("models", "path", "bge-m3") == 1
+    assert run_cli("models", "path", "bge-m3") == 2
     assert "models pull bge-m3" in capsys.readouterr().err
     assert run_cli("models", "verify") == 0
     assert run_cli("models", "pull", "smollm2-135m-instruct") == 0
@@ -332,4 +332,4 @@ def test_cli_verify_fails_on_a_corrupt_model(home: Path, tmp_path: Path, capsys:
     capsys.readouterr()
     assert run_cli("models", "verify") == 1
     assert "tiny: CORRUPT" in capsys.readouterr().out
-    assert run_cli("models", "pull", "nosuch") == 1
+    assert run_cli("models", "pull", "nosuch") == 2

@@ -7,6 +7,7 @@ from helpers import fake_conversation
 
 from memchat.cli.main import main
 from memchat.pipeline.export import export, to_markdown
+from memchat.pipeline.snapshot import load
 from memchat.types import MemchatError, PromptAssembled, RecallDone
 
 
@@ -62,3 +63,19 @@ def test_unknown_turn_is_a_clear_error(tmp_path):
     conv.run_turn("hello")
     with pytest.raises(MemchatError, match="no recorded turn 9"):
         export(conv.services.db, "test", 9, "json", None)
+
+
+def test_purge_scrubs_the_memory_from_recorded_snapshots_and_ids_are_never_reused(tmp_path):
+    conv = fake_conversation(tmp_path, ("ok", "It is Pixel."))
+    conv.run_turn("My dog is called Pixel.")
+    conv.wait()
+    conv.run_turn("What is my dog called?")
+    conv.wait()
+    memory = conv.services.memories.list_items()[0]
+    assert conv.services.memories.purge(memory.id) >= 1
+    for row in conv.services.db.rows("SELECT snapshot FROM turns"):
+        assert memory.content not in row["snapshot"]
+    assert f"[purged memory #{memory.id}]" in json.dumps(load(conv.services.db, conv.session.id, 2), ensure_ascii=False)
+    conv.run_turn("My cat is called Miso.")
+    conv.wait()
+    assert min(m.id for m in conv.services.memories.list_items()) > memory.id

@@ -26,6 +26,8 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     text = args.text if args.text != "-" else sys.stdin.read()
+    if not text.strip():
+        raise MemchatError("empty message", 'pass the message as an argument, or "-" to read it from stdin')
     services = build_services(args.settings, progress=not args.json)
     conversation = open_conversation(services, args.session, resume=False)
     stream = not args.json and sys.stdout.isatty()
@@ -39,7 +41,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
             written.extend(event.outcomes)
 
     started = time.perf_counter()
-    finished = conversation.run_turn(text, emit)
+    try:
+        finished = conversation.run_turn(text, emit)
+    except BaseException:
+        services.sessions.discard_if_empty(conversation.session.id)
+        raise
     seconds = time.perf_counter() - started
     conversation.wait()
     if args.json:
@@ -63,7 +69,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    db = open_database(args.settings)
+    db = open_database(args.settings, create=False)
     from memchat.memory.sessions import SessionStore
 
     rows = SessionStore(db).all()
@@ -96,7 +102,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
-    services = build_services(args.settings, progress=not args.json)
+    services = build_services(args.settings, progress=not args.json, create=False)
     result = services.recaller.recall(
         args.query,
         token_limit=recalled_room(services.limits.recalled, services.engine.count),
@@ -118,7 +124,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
-    db = open_database(args.settings)
+    db = open_database(args.settings, create=False)
     path = export.export(db, args.session, args.turn, args.format, Path(args.output) if args.output else None)
     print(path)
     return 0

@@ -73,6 +73,16 @@ def _check_dirs(problems: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
+def _check_theme(settings: Settings) -> list[tuple[str, str]]:
+    from memchat.ui import themes
+
+    try:
+        themes.check_theme(settings.ui.theme, themes.load_themes())
+    except MemchatError as error:
+        return [(error.message, error.hint)]
+    return []
+
+
 def settings_reference(settings: Settings) -> list[str]:
     lines = []
     for section in fields(settings):
@@ -94,6 +104,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         f"textual       {_version('textual')}",
         f"config file   {paths.config_file()}{'' if paths.config_file().exists() else ' (none: defaults in use)'}",
     ]
+    config_error = getattr(args, "settings_error", None)
+    if config_error is not None:
+        problems.append((f"settings: {config_error.message} (defaults shown below)", config_error.hint))
+    problems += _check_theme(settings)
     if _version("llama-cpp-python") == "not installed":
         problems.append(("llama-cpp-python is not installed", "install memchat with the README's command"))
     lines += _check_dirs(problems)

@@ -8,6 +8,7 @@ subcommand name.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -69,7 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        args.settings = settings_from(args)
+        try:
+            args.settings = settings_from(args)
+        except MemchatError as error:
+            if args.func is not doctor.cmd_doctor:
+                raise
+            args.settings, args.settings_error = Settings(), error  # doctor still runs, and reports it
         return int(args.func(args) or 0)
     except MemchatError as error:
         print(f"memchat: error: {error.message}", file=sys.stderr)
@@ -82,4 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `memchat sessions | head`: the reader left; not an error worth a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)

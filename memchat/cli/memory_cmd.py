@@ -29,7 +29,7 @@ def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
-    services = build_services(args.settings, progress=False)
+    services = build_services(args.settings, progress=False, create=args.action == "add")
     store = services.memories
     action = args.action
     if action == "list":
@@ -51,7 +51,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
     elif action == "restore":
         _emit(args, [store.set_status(args.id, "active")])
     elif action == "accept":
-        outcome = services.writer.accept(args.id)
+        outcome = services.writer.accept(args.id)  # raises unless the memory is pending
         print(json.dumps(asdict(outcome), ensure_ascii=False) if args.json else f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")
     elif action == "purge":
         store.purge(args.id)

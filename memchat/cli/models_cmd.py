@@ -20,10 +20,10 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _report(error: MemchatError) -> int:
-    print(f"error: {error.message}", file=sys.stderr)
+    print(f"memchat: error: {error.message}", file=sys.stderr)
     if error.hint:
-        print(f"  {error.hint}", file=sys.stderr)
-    return 1
+        print(f"  fix: {error.hint}", file=sys.stderr)
+    return 2
 
 
 def _guarded(handler: Handler) -> Handler:

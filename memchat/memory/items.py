@@ -7,6 +7,7 @@ remove its FTS entry and vector. `check_integrity` proves nothing drifted.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Sequence
 
@@ -103,12 +104,19 @@ class MemoryStore:
         self.db.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(pinned), memory_id))
         return self.require(memory_id)
 
-    def purge(self, memory_id: int) -> None:
-        """Hard delete: the row, its FTS entry and its vector (the last two by trigger)."""
-        self.require(memory_id)
+    def purge(self, memory_id: int) -> int:
+        """Hard delete: the row, its FTS entry and its vector (the last two by trigger), and its
+        text wherever a recorded turn snapshot quoted it. Returns how many snapshots were scrubbed."""
+        memory = self.require(memory_id)
+        needle = json.dumps(memory.content, ensure_ascii=False)[1:-1]  # as it appears inside snapshot JSON
         with self.db.transaction():
             self.db.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (memory_id,))
             self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+            self.db.execute(
+                "UPDATE turns SET snapshot = replace(snapshot, ?, ?) WHERE instr(snapshot, ?) > 0",
+                (needle, f"[purged memory #{memory_id}]", needle),
+            )
+            return int(self.db.conn.changes())
 
     def touch(self, memory_ids: Iterable[int], now: float | None = None) -> None:
         ids = list(memory_ids)

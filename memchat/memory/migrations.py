@@ -53,7 +53,7 @@ def m002_memories(db: Any) -> None:
     db.execute(
         """
         CREATE TABLE memories (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,  -- a purged id is never reused: snapshots name ids
             kind TEXT NOT NULL CHECK (kind IN ('preference', 'fact', 'event', 'relation')),
             content TEXT NOT NULL,
             subject TEXT NOT NULL DEFAULT 'user',

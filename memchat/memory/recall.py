@@ -24,6 +24,10 @@ from memchat.memory.terms import search_terms
 from memchat.types import Candidate
 
 
+ATTRIBUTE_MATCH = 0.5
+"""Keyword signal of a memory whose attribute key is a word of the query."""
+
+
 @dataclass
 class RecallResult:
     query: str
@@ -82,6 +86,8 @@ class Recaller:
             if memory.status in ("deleted", "archived") or (memory.expires_at and memory.expires_at <= now):
                 continue
             signals = signals_for(memory, similarity.get(memory_id, 0.0), query, now, self.settings)
+            if "attribute" in routes[memory_id]:  # the query names the memory's key ("my job?" → job)
+                signals = replace(signals, keyword=max(signals.keyword, ATTRIBUTE_MATCH))
             if not semantic:
                 signals = replace(signals, similarity=signals.keyword)
                 routes[memory_id].append("lexical-similarity")

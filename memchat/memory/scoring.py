@@ -107,7 +107,7 @@ def _reject_reason(memory: Memory, signals: Signals, value: float, settings: Rec
     if memory.pinned:
         return None
     if signals.similarity < settings.min_similarity and signals.keyword == 0:
-        return f"unrelated (similarity {signals.similarity:.2f} < {settings.min_similarity:.2f}, no keyword)"
+        return f"unrelated (similarity {signals.similarity:.3f} < {settings.min_similarity:g}, no keyword)"
     if value < settings.floor:
-        return f"below floor ({value:.3f} < {settings.floor:.2f})"
+        return f"below floor ({value:.3f} < {settings.floor:g})"
     return None

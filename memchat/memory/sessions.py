@@ -67,8 +67,20 @@ class SessionStore:
         return self.by_name(name) or self.create(name, now)
 
     def latest(self) -> Session | None:
-        row = self.db.row("SELECT * FROM sessions ORDER BY updated_at DESC, id DESC LIMIT 1")
+        """The most recently active session that has messages (an empty one is nothing to resume)."""
+        row = self.db.row(
+            "SELECT * FROM sessions s WHERE EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id) "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1"
+        )
         return _session(row) if row else None
+
+    def discard_if_empty(self, session_id: int) -> bool:
+        """Delete a session nobody wrote in (opened and closed, or its only turn failed)."""
+        with self.db.transaction():
+            if self.db.scalar("SELECT 1 FROM messages WHERE session_id = ?", (session_id,)):
+                return False
+            self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+            return True
 
     def all(self) -> list[Session]:
         rows = self.db.rows(

@@ -27,6 +27,11 @@ def resolve_model(value: str, *, progress: bool) -> tuple[Path, str]:
             raise MemchatError(f"model file not found: {candidate}", "fix the path or use a name from `memchat models list`")
         return candidate.absolute(), ""
     spec = models.find(value)
+    if model_store.status(spec) == "corrupt":
+        raise MemchatError(
+            f"model {spec.name} failed its last verification (the file is damaged)",
+            f"run `memchat models pull {spec.name} --force`",
+        )
     path = models.ensure_model(value, progress=progress)
     record = model_store.read_record(path)
     return path, (record.sha256 if record else spec.sha256 or "")
@@ -52,8 +57,12 @@ def load_engines(settings: Settings, *, progress: bool = True, background: bool 
     return engine, embedder
 
 
-def open_database(settings: Settings) -> Database:
+def open_database(settings: Settings, *, create: bool = True) -> Database:
+    """The settings' SQLite file; `create=False` (commands that only read) refuses to make a new one,
+    so a mistyped --db is an error rather than an empty result."""
     path = settings.db_path
+    if not create and not path.exists():
+        raise MemchatError(f"no database at {path}", "check --db / MEMCHAT_DB (memchat creates it on the first chat)")
     paths.ensure_dir(path.parent)
     return Database(path)
 
@@ -65,11 +74,13 @@ def build_services(
     embedder: Embedder | None = None,
     progress: bool = True,
     background: bool = False,
+    create: bool = True,
 ) -> Services:
     if engine is None or embedder is None:
         real_engine, real_embedder = load_engines(settings, progress=progress, background=background)
         engine, embedder = engine or real_engine, embedder or real_embedder
-    return Services(settings, open_database(settings), engine, embedder)
+    database = open_database(settings, create=create)
+    return Services(settings, database, engine, embedder)
 
 
 def open_session(services: Services, name: str | None, *, resume: bool) -> Session:

@@ -57,7 +57,7 @@ def parse_transcript(path: Path) -> list[TranscriptLine]:
         try:
             item = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise _bad(number, f"not valid JSON ({exc.msg})") from exc
+            raise _bad(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
         if not isinstance(item, dict):
             raise _bad(number, "expected a JSON object")
         for key in ("session", "role", "content", "ts"):

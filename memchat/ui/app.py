@@ -86,4 +86,5 @@ def run_app(settings: Settings, session: str | None = None, resume: bool = False
         result = app.run()
     finally:
         app.finish_background_work()
+        app.services.sessions.discard_if_empty(app.conversation.session.id)
     return int(result or app.return_code or 0)
