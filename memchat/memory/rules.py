@@ -155,7 +155,8 @@ _IMPERATIVE = re.compile(
 )
 _PREDICATE = re.compile(
     r"\b(i|we)\s+(?!am\b)[a-z']+|\b(am|is|are|was|were|have|has|had|'m|'s|'re|'ve|do|does|did|don'?t|doesn'?t|"
-    r"can|can'?t|will|would|should|must|never|always)\b",
+    r"can|can'?t|will|would|should|must|never|always)\b"
+    r"|^\s*(my|our)\s+(\S+\s+){1,3}?[a-z]+(s|ed)\b",  # "My brother Rui lives…", "My ex-boss Gerald used to…"
     re.I,
 )
 
