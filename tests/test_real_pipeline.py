@@ -115,6 +115,9 @@ def test_ask_json_in_a_script(cli_home, tmp_path):
 
 
 def test_cli_errors_are_one_line_with_a_fix(cli_home, tmp_path):
+    missing = _memchat("memory", "list", home=cli_home, db=tmp_path / "typo.db")
+    assert missing.returncode == 2 and "no database at" in missing.stderr and not (tmp_path / "typo.db").exists()
+    assert _memchat("memory", "add", "The user likes tea.", home=cli_home, db=tmp_path / "e.db").returncode == 0
     result = _memchat("memory", "show", "12345", home=cli_home, db=tmp_path / "e.db")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
@@ -125,4 +128,4 @@ def test_cli_errors_are_one_line_with_a_fix(cli_home, tmp_path):
     result = _memchat("import", str(bad), home=cli_home, db=tmp_path / "e.db")
     assert result.returncode == 2 and "line 2" in result.stderr
     listed = json.loads(_memchat("memory", "list", "--json", home=cli_home, db=tmp_path / "e.db").stdout)
-    assert listed == []
+    assert [m["content"] for m in listed] == ["The user likes tea."]
