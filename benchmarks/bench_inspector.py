@@ -7,8 +7,8 @@ synthetic memories, with the real embedding model and a scripted chat engine
 (so model generation time is not part of what is measured), sends messages and
 reports, per turn:
 - recall: hybrid recall inside the turn (embedding the message, KNN, FTS, scoring);
-- total: message sent (Enter) → the inspector's table shows this turn's candidates;
-  the difference is the UI's share (worker hand-off, message, table rebuild).
+- total: message sent (Enter) → the inspector's table has been rebuilt with this turn's
+  candidates; the difference is the UI's share (worker hand-off, message, table rebuild).
 """
 
 from __future__ import annotations
@@ -46,17 +46,24 @@ async def drive(app: MemchatApp, turns: int) -> dict[str, list[float]]:
         screen = app.screen
         assert isinstance(screen, ChatScreen)
         inspector = screen.query_one(Inspector)
+        shown: list[float] = []
+        show = inspector.show_candidates
+
+        def timed_show(*args: object, **kwargs: object) -> None:  # stamp when the table holds the turn's rows
+            show(*args, **kwargs)  # type: ignore[arg-type]
+            shown.append(time.perf_counter())
+
+        inspector.show_candidates = timed_show  # type: ignore[method-assign]
         app.conversation.services.engine.enqueue(*["Sure." for _ in range(turns)])
         for turn in range(turns):
-            text = MESSAGES[turn % len(MESSAGES)]
-            before = inspector.memory_ids
             prompt = screen.query_one(PromptInput)
-            prompt.text = text
+            prompt.text = MESSAGES[turn % len(MESSAGES)]
+            count = len(shown)
             started = time.perf_counter()
             await pilot.press("enter")
-            while inspector.memory_ids == before and time.perf_counter() - started < 10:
-                await asyncio.sleep(0.005)  # until the inspector shows this turn's candidates
-            updated = time.perf_counter()
+            while len(shown) == count and time.perf_counter() - started < 10:
+                await asyncio.sleep(0.005)
+            updated = shown[-1]
             record = app.conversation.last_recall
             samples["recall"].append(record.embed_ms + record.search_ms)
             samples["total"].append((updated - started) * 1000)
