@@ -39,6 +39,8 @@ class AssistantMessage(Vertical):
         self._pending: list[str] = []
         self._flusher: Timer | None = None
         self.cancelled = cancelled
+        self._started = False
+        """Text has arrived (or the reply ended): on_mount, if it runs late, must not say "thinking…"."""
         self.border_title = "memchat"
 
     def compose(self) -> ComposeResult:
@@ -46,7 +48,7 @@ class AssistantMessage(Vertical):
         yield Static("", classes="reply-status")
 
     def on_mount(self) -> None:
-        waiting = not self._initial and not self.cancelled
+        waiting = not self._initial and not self.cancelled and not self._started
         self.set_class(waiting, "-waiting")
         self.set_class(self.cancelled, "-stopped")
         self._status("thinking…" if waiting else "(stopped)" if self.cancelled else "")
@@ -62,6 +64,7 @@ class AssistantMessage(Vertical):
         return self.query_one(Markdown).source + "".join(self._pending)
 
     def append(self, text: str) -> None:
+        self._started = True
         self._pending.append(text)
         if self._flusher is None:
             self.remove_class("-waiting")
@@ -80,6 +83,7 @@ class AssistantMessage(Vertical):
 
     def finish(self, reply: str, *, cancelled: bool) -> None:
         """The reply ended: show its final text; a stopped one is marked."""
+        self._started = True
         if self._flusher is not None:
             self._flusher.stop()
             self._flusher = None
@@ -89,6 +93,8 @@ class AssistantMessage(Vertical):
         self.set_class(cancelled, "-stopped")
         self.query_one(Markdown).update(reply)
         self._status("(stopped)" if cancelled else "")
+        if not self.is_mounted:  # finished before on_mount ran: show the final text once mounted
+            self._initial = reply
 
 
 class ChatView(VerticalScroll):
