@@ -13,6 +13,7 @@ from memchat.pipeline.factory import build_services, open_conversation
 from memchat.types import MemchatError
 from memchat.ui import keys, themes
 from memchat.ui.app import MemchatApp
+from memchat.ui.budget_bar import BudgetBar
 from memchat.ui.chat_view import AssistantMessage, ChatView, UserMessage
 from memchat.ui.help_screen import HelpScreen
 from memchat.ui.inspector import Inspector
@@ -288,3 +289,92 @@ async def test_streamed_tokens_are_flushed_in_batches(settings, monkeypatch):
         await wait_until(pilot, lambda: not app.chat.pane.streaming)
         assert app.chat.query_one(ChatView).replies[-1].source == LONG_REPLY
     assert 0 < len(flushes) < 60  # 200 tokens, at most ~15 redraws a second
+
+
+def post_keys(app, text: str, *extra: str) -> None:
+    """Queue keys the way a terminal delivers a paste without bracketed-paste mode: all at once."""
+    from textual import events
+
+    names = {" ": "space", ".": "full_stop", ",": "comma", "?": "question_mark"}
+    for character in text:
+        app.post_message(events.Key(names.get(character, character), character))
+    for key in extra:
+        app.post_message(events.Key(key, None))
+
+
+async def test_a_burst_of_keys_is_inserted_in_a_few_edits_and_enter_still_comes_last(settings, monkeypatch):
+    edits: list[str] = []
+    replace = PromptInput.replace
+
+    def counting(self, text, *args, **kwargs):
+        edits.append(text)
+        return replace(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(PromptInput, "replace", counting)
+    app = make_app(settings, ["ok"])
+    pasted = ("a long pasted paragraph about Lisbon " * 140)[:5000]
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = app.chat.query_one(PromptInput)
+        started = time.monotonic()
+        post_keys(app, pasted)
+        await wait_until(pilot, lambda: prompt.text == pasted, timeout=30)
+        assert len(edits) < 50  # one edit per key re-wraps the whole line each time: minutes for 20,000 keys
+        assert time.monotonic() - started < 10
+        prompt.clear()
+        post_keys(app, "hi there", "enter")
+        await wait_until(pilot, lambda: replied(app))
+        assert app.conversation.history()[0].content == "hi there"
+        assert prompt.text == ""
+
+
+async def test_budget_previews_never_overlap_and_the_newest_draft_wins(settings, monkeypatch):
+    import threading
+
+    app = make_app(settings)
+    running, overlaps, counted = [0], [0], []
+    lock, release = threading.Lock(), threading.Event()
+    preview = app.conversation.preview
+
+    def slow_preview(draft):
+        with lock:
+            running[0] += 1
+            overlaps[0] = max(overlaps[0], running[0])
+        release.wait(5)  # a long draft being tokenized
+        counted.append(draft)
+        with lock:
+            running[0] -= 1
+        return preview(draft)
+
+    def counting() -> bool:
+        return any(w.group == "preview" and w.is_running for w in app.workers)
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        bar = app.chat.query_one(BudgetBar)
+        await wait_until(pilot, lambda: bar.report is not None and not counting())
+        monkeypatch.setattr(app.conversation, "preview", slow_preview)
+        prompt = app.chat.query_one(PromptInput)
+        for draft in ("one", "one two", "one two three", "one two three four"):
+            prompt.load_text(draft)
+            app.chat.pane.refresh_budget()
+            await pilot.pause(0.05)
+        assert counted == [] and overlaps[0] == 1
+        release.set()
+        expected = preview("one two three four")
+        await wait_until(pilot, lambda: bar.report.prompt_tokens == expected.prompt_tokens and not counting())
+        assert overlaps[0] == 1
+        assert counted[:2] == ["one", "one two three four"] and "one two" not in counted  # none in between
+
+
+async def test_a_message_cut_to_fit_is_marked_in_the_chat(settings):
+    engine = FakeEngine(["ok"], n_ctx=512)
+    app = make_app(settings, engine=engine)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.chat.query_one(PromptInput).load_text("word " * 400)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: replied(app))
+        [bubble] = app.chat.query(UserMessage)
+        assert bubble.has_class("-cut")
+        assert "input cut to" in bubble.cut
+        shown = str(bubble.render())
+        assert "✂" in shown and "to fit the context" in shown
+        assert bubble.text == "word " * 400  # the bubble keeps what was typed

@@ -11,7 +11,7 @@ from memchat.engine.fake import FakeEmbedder, FakeEngine
 from memchat.types import MemoryDraft
 from memchat.ui.app import MemchatApp
 from memchat.ui.budget_bar import CUT_MARK, BudgetBar, cell_widths, segments, total_label
-from memchat.ui.inspector import PINNED_MARK, Inspector
+from memchat.ui.inspector import PINNED_MARK, Inspector, clip
 from memchat.ui.ledger_screen import LedgerScreen
 from memchat.ui.prompt_input import PromptInput
 
@@ -130,11 +130,16 @@ async def test_inspector_lists_every_candidate_with_its_reason(settings):
         candidates = app.conversation.last_recall.candidates
         table = app.chat.query_one("#candidates")
         assert table.row_count == len(candidates) >= 2
+        detail = app.chat.query_one("#candidate-detail")
         for candidate in candidates:
-            row = table.get_row(str(candidate.memory.id))
-            assert row[1] == ("✔" if candidate.selected else "")
-            assert row[8] == candidate.reason
-            assert row[2] == f"{candidate.score:.2f}"
+            key = str(candidate.memory.id)
+            assert table.get_cell(key, "✔") == ("✔" if candidate.selected else "")
+            assert table.get_cell(key, "reason") == clip(candidate.reason)
+            assert table.get_cell(key, "score") == f"{candidate.score:.2f}"
+            table.move_cursor(row=table.get_row_index(key))
+            await pilot.pause()
+            shown = str(detail.render())  # the detail line has the reason and the content whole
+            assert candidate.reason in shown and candidate.memory.content in shown
         assert table.get_row(str(ids["lisbon"]))[1] == "✔"
         assert any(not c.selected for c in candidates)
 
@@ -193,8 +198,10 @@ async def test_memory_keys_can_be_remapped(settings):
         table = app.chat.query_one("#candidates")
         table.focus()
         table.move_cursor(row=table.get_row_index(str(ids["lisbon"])))
-        await pilot.press("p")
+        await pilot.press("p")  # no longer a memory key: typed into the message box instead
         assert not app.services.memories.get(ids["lisbon"]).pinned
+        assert app.chat.query_one(PromptInput).text == "p"
+        table.focus()
         await pilot.press("ctrl+t")
         assert app.services.memories.get(ids["lisbon"]).pinned
 

@@ -245,3 +245,77 @@ async def test_cancelled_dialogs_change_nothing(app):
         await pilot.pause()
         assert app.services.memories.get(ids["lisbon"]).content == "The user lives in Lisbon."
         assert len(app.services.memories.list_items()) == 3
+
+
+def post_keys(app, text: str, *extra: str) -> None:
+    """Queue keys the way a terminal delivers fast typing: all at once, without waiting for each."""
+    from textual import events
+
+    names = {" ": "space", ".": "full_stop", ",": "comma"}
+    for character in text:
+        app.post_message(events.Key(names.get(character, character), character))
+    for key in extra:
+        app.post_message(events.Key(key, None))
+
+
+async def test_ctrl_s_right_after_typing_saves_what_was_typed(app):
+    async with app.run_test(size=(160, 45)) as pilot:
+        app.chat.query_one("#candidates").focus()
+        await pilot.press("a")
+        assert isinstance(app.screen, AddMemoryDialog)
+        post_keys(app, "The user loves jazz.", "ctrl+s")
+        await wait_until(pilot, lambda: app.services.memories.list_items())
+        assert [m.content for m in app.services.memories.list_items()] == ["The user loves jazz."]
+        await wait_until(pilot, lambda: not isinstance(app.screen, AddMemoryDialog))
+
+
+async def test_a_failed_save_keeps_the_dialog_open_with_the_text_and_the_error(app):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        await select_candidate(pilot, app, ids["lisbon"])
+        await pilot.press("e")
+        dialog = app.screen
+        await replace_dialog_text(pilot, app, "   ")
+        error = dialog.query_one("#dialog-error")
+        await wait_until(pilot, lambda: "needs some text" in str(error.render()))
+        assert app.screen is dialog and error.display
+        assert dialog.query_one("#dialog-text").text == "   "
+        await replace_dialog_text(pilot, app, "The user lives in Porto.")
+        await wait_until(pilot, lambda: app.screen is not dialog)
+        assert app.services.memories.get(ids["lisbon"]).content == "The user lives in Porto."
+
+
+@pytest.mark.parametrize("overlay", ["f3", "f1", "f4", "f5"])
+async def test_after_an_overlay_closes_typing_goes_to_the_message_box(app, overlay):
+    ids = seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        await select_candidate(pilot, app, ids["lisbon"])
+        await pilot.press("f")  # a forget that a stray `u` would undo
+        await pilot.press(overlay)
+        assert app.screen is not app.chat
+        await pilot.press("escape")
+        assert app.screen is app.chat
+        prompt = app.chat.query_one(PromptInput)
+        assert prompt.has_focus
+        post_keys(app, "Actually, I moved to Porto")
+        await wait_until(pilot, lambda: prompt.text == "Actually, I moved to Porto")
+        assert app.screen is app.chat  # no add dialog
+        assert app.services.memories.get(ids["lisbon"]).status == "deleted"
+
+
+async def test_letters_that_are_no_memory_key_go_to_the_text_box(app):
+    seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        table = app.chat.query_one("#candidates")
+        table.focus()
+        await pilot.press("h", "i")
+        prompt = app.chat.query_one(PromptInput)
+        assert prompt.text.endswith("hi") and prompt.has_focus
+        await pilot.press("f3")
+        app.screen.query_one("#memories").focus()
+        await pilot.press("t")
+        search = app.screen.query_one("#search")
+        assert search.value == "t" and search.has_focus

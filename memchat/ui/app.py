@@ -68,6 +68,8 @@ class MemchatApp(App[int]):
             self.push_screen(HelpScreen(self.remap))
 
     def on_memory_screen_memories_changed(self, message: MemoryScreen.MemoriesChanged) -> None:
+        if not self.is_running:  # quitting right after a save: the views are gone, the store has it
+            return
         for screen in self.screen_stack:
             if isinstance(screen, MemoryScreen):
                 screen.reload_memories(message.recount)

@@ -43,6 +43,7 @@ def _when(stamp: float | None) -> str:
 
 
 def sort_memories(memories: list[Memory], scores: dict[int, float], order: str) -> list[Memory]:
+    """In `order`; "score" without scores (no search yet) falls back to newest first."""
     if order == "importance":
         return sorted(memories, key=lambda m: (-m.importance, -m.id))
     if order == "score" and scores:
@@ -99,6 +100,7 @@ class BrowserScreen(MemoryScreen):
         narrow = event.size.width < NARROW_COLUMNS or event.size.height < SHORT_ROWS
         self.set_class(narrow, "-narrow")
         self.query_one("#search", Input).compact = narrow
+        self.query_one(Footer).compact = narrow
         for select in self.query(Select):
             select.compact = narrow
 
@@ -164,13 +166,18 @@ class BrowserScreen(MemoryScreen):
         table = self.query_one(MemoryList)
         keep = self.selected_memory_id()
         table.clear()
-        for memory in sort_memories(memories, scores, self._filter("sort")):
+        order = self._filter("sort")
+        unscored = "—" if not self.query_text else ""
+        for memory in sort_memories(memories, scores, order):
             table.add_row(
                 f"#{memory.id}", PINNED_MARK if memory.pinned else "", memory.kind, memory.status,
-                f"{memory.importance:.2f}", f"{scores[memory.id]:.2f}" if memory.id in scores else "",
+                f"{memory.importance:.2f}", f"{scores[memory.id]:.2f}" if memory.id in scores else unscored,
                 memory_text(memory), _when(memory.updated_at), key=str(memory.id),
             )
-        where = f" matching “{self.query_text}”" if self.query_text else ""
+        if self.query_text:
+            where = f" matching “{self.query_text}”"
+        else:
+            where = " · newest first: scores come from a search (/)" if order == "score" else ""
         self.query_one("#browser-title", Label).update(f"Memories — {table.row_count} shown{where}")
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)))
@@ -206,7 +213,7 @@ class BrowserScreen(MemoryScreen):
         lines = Text.assemble(
             (f"#{memory.id} {memory.kind} · {memory.status}{' · pinned' if memory.pinned else ''}\n", "bold"),
             memory_text(memory),
-            f"\n\nkey           {memory.key}",
+            f"\n\nkey           {memory.key if memory.attribute else memory.subject + ' (no attribute)'}",
             f"\nimportance    {memory.importance:.2f}    confidence {memory.confidence:.2f}",
             f"\ncreated       {_when(memory.created_at)}",
             f"\nupdated       {_when(memory.updated_at)}",
@@ -226,6 +233,12 @@ class BrowserScreen(MemoryScreen):
         return lines
 
     # ---- keys ----------------------------------------------------------------------
+    def type_elsewhere(self, character: str) -> bool:
+        search = self.query_one("#search", Input)
+        search.focus()
+        search.insert_text_at_cursor(character)
+        return True
+
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()
 

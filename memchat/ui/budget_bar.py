@@ -3,8 +3,9 @@
 One segmented bar against n_ctx — system, notes, pinned, summary, window,
 recalled, input, format (chat-template overhead), the output reserved for the
 reply, and what is free — with the exact count (`~` when the count is an
-estimate) and a legend. A block that had to be cut is marked ✂. Clicking the
-bar asks for the budget ledger. Colours come from the theme's `budget-*`
+estimate) and a legend, abbreviated and then wrapped when the pane is narrow.
+A block that had to be cut is marked ✂. Clicking the bar asks for the budget
+ledger. Colours come from the theme's `budget-*`
 variables through component classes.
 """
 
@@ -24,6 +25,9 @@ from memchat.types import BudgetReport
 
 SEGMENTS = ("system", "notes", "pinned", "summary", "window", "recalled", "input", "format", "reserved", "free")
 LABELS = {"reserved": "reply", "format": "format"}
+SHORT_LABELS = {"system": "sys", "pinned": "pin", "summary": "sum", "window": "win", "recalled": "recall",
+                "input": "in", "format": "fmt", "reserved": "reply"}
+"""Legend labels when the full ones do not fit on one line."""
 CUT_MARK = "✂"
 
 
@@ -74,6 +78,42 @@ def segment_text(segment: Segment, cells: int) -> str:
     return (f" {text}" if cells > len(text) else text).ljust(cells)[:cells]
 
 
+LEGEND_GAP = "  "
+
+
+def entry_cells(text: str) -> str:
+    """A legend entry as drawn: swatch, text, gap."""
+    return f"■ {text}{LEGEND_GAP}"
+
+
+def legend_lines(parts: list[Segment], width: int) -> list[list[tuple[Segment, str]]]:
+    """The legend — (segment, its text) for every non-empty segment — laid out in lines of at most `width`.
+
+    One line with full labels if it fits, else with short ones, else short ones over several lines
+    (the bar grows a line rather than hide a count).
+    """
+    shown = [p for p in parts if p.tokens or p.cut]
+
+    def entries(short: bool) -> list[tuple[Segment, str]]:
+        return [(p, f"{SHORT_LABELS.get(p.name, p.label) if short else p.label} {p.tokens:,}"
+                    f"{' ' + CUT_MARK if p.cut else ''}") for p in shown]
+
+    for short in (False, True):
+        line = entries(short)
+        if sum(len(entry_cells(text)) for _, text in line) - len(LEGEND_GAP) <= width:
+            return [line]
+    lines: list[list[tuple[Segment, str]]] = [[]]
+    used = 0
+    for entry in entries(True):
+        cells = len(entry_cells(entry[1]))
+        if lines[-1] and used + cells - len(LEGEND_GAP) > width:
+            lines.append([])
+            used = 0
+        lines[-1].append(entry)
+        used += cells
+    return lines
+
+
 def total_label(report: BudgetReport) -> str:
     approx = "" if report.exact else "~"
     return f"{approx}{report.prompt_tokens:,} / {report.n_ctx:,}"
@@ -85,7 +125,7 @@ class BudgetBar(Widget):
     class LedgerRequested(Message):
         """The user clicked the bar to see the whole ledger."""
 
-    report: reactive[BudgetReport | None] = reactive(None)
+    report: reactive[BudgetReport | None] = reactive(None, layout=True)
     """The budget shown; None until the first count arrives."""
     title: reactive[str] = reactive("next prompt")
     """Which prompt the report describes: "next prompt" (a preview) or "last prompt" (really sent)."""
@@ -112,10 +152,12 @@ class BudgetBar(Widget):
             if cells:
                 bar.append(segment_text(part, cells), style=self._style(part.name))
         bar.append(tail, style="bold")
-        legend = Text()
-        for part in parts:
-            if part.tokens or part.cut:
-                swatch = Style(color=self._style(part.name).bgcolor)
-                legend.append("■ ", style=swatch)
-                legend.append(f"{part.label} {part.tokens:,}{' ' + CUT_MARK if part.cut else ''}  ")
-        return Text("\n", no_wrap=True, overflow="ellipsis").join([bar, legend])
+        lines = [bar]
+        for entries in legend_lines(parts, self.size.width):
+            legend = Text()
+            for part, text in entries:
+                legend.append("■ ", style=Style(color=self._style(part.name).bgcolor))
+                legend.append(text + LEGEND_GAP)
+            legend.rstrip()
+            lines.append(legend)
+        return Text("\n", no_wrap=True, overflow="ellipsis").join(lines)

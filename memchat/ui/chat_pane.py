@@ -44,10 +44,10 @@ class ChatPane(Vertical):
 
     @dataclass
     class BudgetPreviewed(Message):
-        """The budget of the next prompt, counted for `draft`."""
+        """The budget of the next prompt, counted for `draft` (None if counting failed)."""
 
         draft: str
-        report: BudgetReport
+        report: BudgetReport | None
 
     streaming: reactive[bool] = reactive(False)
     """A reply is being generated."""
@@ -60,6 +60,10 @@ class ChatPane(Vertical):
         self.idle.set()
         self._reply: AssistantMessage | None = None
         self._user: UserMessage | None = None
+        self._counting = False
+        """A preview is being counted; at most one runs at a time."""
+        self._count_next: str | None = None
+        """The draft to count when the running preview returns (the newest one asked for)."""
 
     def compose(self) -> ComposeResult:
         yield ChatView(id="chat")
@@ -87,7 +91,7 @@ class ChatPane(Vertical):
     # ---- a turn --------------------------------------------------------------------
     @on(PromptInput.Sent)
     def _send(self, event: PromptInput.Sent) -> None:
-        self.workers.cancel_group(self, "preview")
+        self._count_next = None
         chat = self.query_one(ChatView)
         self._user = chat.add_user(event.text)
         self._reply = chat.start_reply()
@@ -113,6 +117,9 @@ class ChatPane(Vertical):
         if isinstance(event, PromptAssembled):
             bar = self.query_one(BudgetBar)
             bar.report, bar.title = event.budget, "last prompt"
+            sent = event.budget.block("input")
+            if sent is not None and sent.cut and self._user is not None:
+                self._user.mark_cut(sent.cut)
         elif isinstance(event, TokenStreamed) and self._reply is not None:
             self._reply.append(event.text)
         elif isinstance(event, TurnFinished):
@@ -142,23 +149,37 @@ class ChatPane(Vertical):
         self.refresh_budget()
 
     def refresh_budget(self) -> None:
-        """Re-count the next prompt for the current draft (not while a reply streams)."""
-        if not self.streaming:
-            self._preview(self.query_one(PromptInput).text)
+        """Re-count the next prompt for the current draft (not while a reply streams).
 
-    @work(thread=True, exclusive=True, group="preview")
+        A long draft takes a while to count (the tokenizer runs over all of it, and an
+        over-long one is cut by binary search), so counts never overlap: one asked for
+        while another runs waits, and only the newest draft is counted then.
+        """
+        if self.streaming:
+            return
+        draft = self.query_one(PromptInput).text
+        if self._counting:
+            self._count_next = draft
+            return
+        self._counting = True
+        self._preview(draft)
+
+    @work(thread=True, group="preview")
     def _preview(self, draft: str) -> None:
-        worker = get_current_worker()
+        report: BudgetReport | None = None
         try:
             report = self.conversation.preview(draft)
         except Exception as error:  # noqa: BLE001 - a failed preview only leaves the bar as it was
             self.app.log.warning(f"budget preview failed: {error}")
-            return
-        if not worker.is_cancelled:
-            self.post_message(self.BudgetPreviewed(draft, report))
+        self.post_message(self.BudgetPreviewed(draft, report))
 
     def on_chat_pane_budget_previewed(self, message: BudgetPreviewed) -> None:
-        if self.streaming or message.draft != self.query_one(PromptInput).text:
+        self._counting = False
+        if self._count_next is not None:
+            self._count_next = None
+            self.refresh_budget()
+            return
+        if message.report is None or self.streaming or message.draft != self.query_one(PromptInput).text:
             return
         bar = self.query_one(BudgetBar)
         bar.report, bar.title = message.report, "next prompt"

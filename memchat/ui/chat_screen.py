@@ -29,6 +29,7 @@ from memchat.ui.inspector import Inspector, turn_from_snapshot
 from memchat.ui.ledger_screen import LedgerScreen
 from memchat.ui.memory_actions import ForgetLog, MemoryScreen
 from memchat.ui.notes_screen import NotesScreen
+from memchat.ui.prompt_input import PromptInput
 from memchat.ui.status_line import StatusLine
 
 WIDE_COLUMNS = 100
@@ -61,6 +62,21 @@ class ChatScreen(MemoryScreen):
             yield Inspector(id="inspector")
         yield Footer()
 
+    def on_screen_resume(self) -> None:
+        """Back from an overlay the message box has the focus, not a table where letters are memory keys —
+        unless a memory key on the table opened it (edit, purge, add, source): then the table keeps it."""
+        if not self.opened_by_memory_key:
+            self.query_one(PromptInput).focus()
+        self.opened_by_memory_key = False
+
+    def type_elsewhere(self, character: str) -> bool:
+        prompt = self.query_one(PromptInput)
+        if prompt.busy:
+            return False
+        prompt.focus()
+        prompt.insert(character)
+        return True
+
     def on_mount(self) -> None:
         status = self.query_one(StatusLine)
         status.model = self.services.engine.name
@@ -68,8 +84,7 @@ class ChatScreen(MemoryScreen):
         status.session = self.conversation.session.name
         self.watch(self.pane, "streaming", self._streaming_changed)
         self._show_last_turn()
-        self._fit_inspector(self.app.size.width)
-        self.query_one("#prompt").focus()
+        self._fit_width(self.app.size.width)
 
     def _show_last_turn(self) -> None:
         try:
@@ -82,13 +97,17 @@ class ChatScreen(MemoryScreen):
 
     # ---- layout ------------------------------------------------------------------
     def on_resize(self, event: Resize) -> None:
-        self._fit_inspector(event.size.width)
+        self._fit_width(event.size.width)
 
-    def _fit_inspector(self, width: int) -> None:
+    def _fit_width(self, width: int) -> None:
+        """Narrow: no inspector, and a compact footer so Quit and Help still show at 80 columns."""
         wide = width >= WIDE_COLUMNS
         if wide != self._wide:
             self._wide = wide
             self.inspector_open = wide and self.services.settings.ui.inspector
+            footer = self.query_one(Footer)
+            footer.compact = not wide
+            footer.show_command_palette = wide
 
     def watch_inspector_open(self, open_: bool) -> None:
         self.query_one(Inspector).display = open_

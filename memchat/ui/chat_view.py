@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
 from memchat.types import Message
+from memchat.ui.budget_bar import CUT_MARK
 
 FLUSH_HZ = 15
 HISTORY_SHOWN = 200
@@ -27,7 +29,17 @@ class UserMessage(Static):
     def __init__(self, text: str, *, evicted: bool = False) -> None:
         super().__init__(text, markup=False, classes="-evicted" if evicted else "")
         self.text = text
+        self.cut = ""
+        """Why the model saw only part of the message (the budget's cut reason), or "" if it saw all of it."""
         self.border_title = "you"
+
+    def mark_cut(self, reason: str) -> None:
+        """The message did not fit the context: say so under it, so it does not look sent whole."""
+        self.cut = reason
+        self.add_class("-cut")
+        self.border_subtitle = f"{CUT_MARK} cut to fit"
+        self.update(Text.assemble(self.text, (f"\n{CUT_MARK} {reason} to fit the context — the rest was not sent",
+                                              "dim italic")))
 
 
 class AssistantMessage(Vertical):

@@ -1,22 +1,37 @@
 """Small modal dialogs: confirm, edit a text, add a memory by hand.
 
 Each returns its answer through `dismiss` (None when cancelled), so callers
-push it with a callback and never poll.
+push it with a callback and never poll. A dialog given a `save` function runs
+it itself, off the UI thread (memory edits are re-embedded), and closes only
+when it succeeded: a failed save shows its error in the dialog and keeps what
+was typed.
+
+Ctrl+S is an ordinary (not a priority) binding, so it reaches the screen after
+the text area has handled every key typed before it: saving right after typing
+saves what was typed.
 """
 
 from __future__ import annotations
 
-from textual import on
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, Select, Static, TextArea
 
-from memchat.types import MEMORY_KINDS, MemoryDraft
+from memchat.types import MEMORY_KINDS, MemchatError, MemoryDraft
 from memchat.ui import keys
+from memchat.ui.feedback import as_memchat_error
 
 HAND_IMPORTANCE = 0.7
 """Importance of a memory added by hand: the user chose to keep it."""
+
+T = TypeVar("T")
+Save = Callable[[T], str]
+"""Stores a dialog's value and returns what to tell the user; raises to keep the dialog open."""
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -48,19 +63,80 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class TextDialog(ModalScreen[str | None]):
-    """Edit one text (a memory, the summary, a note); returns the new text, or None if cancelled."""
+class SavingDialog(ModalScreen[T | None], Generic[T]):
+    """A dialog whose value is stored by its `save` function before it closes (or returned as is without one)."""
 
     BINDINGS = keys.bindings("dialog")
 
-    def __init__(self, title: str, text: str = "", hint: str = "") -> None:
+    def __init__(self, save: Save[T] | None = None) -> None:
         super().__init__(classes="dialog-screen")
+        self._save = save
+        self._saving = False
+
+    def error_line(self) -> Static:
+        return Static("", id="dialog-error", markup=False)
+
+    def value(self) -> T | None:
+        """What the dialog holds now, or None after telling the user why it cannot be saved."""
+        raise NotImplementedError
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        if self._saving:
+            return
+        value = self.value()
+        if value is None:
+            return
+        if self._save is None:
+            self.dismiss(value)
+            return
+        self._saving = True
+        self._show_error(None, "saving…")
+        self._run_save(self._save, value)
+
+    @work(thread=True, exclusive=True, group="dialog-save")
+    def _run_save(self, save: Save[T], value: T) -> None:
+        try:
+            done = save(value)
+        except Exception as error:  # noqa: BLE001 - shown in the dialog, which keeps the text
+            self.app.call_from_thread(self._failed, as_memchat_error(error))
+            return
+        self.app.call_from_thread(self._saved, value, done)
+
+    def _saved(self, value: T, done: str) -> None:
+        if done:
+            self.notify(done, markup=False)
+        self.dismiss(value)
+
+    def _failed(self, error: MemchatError) -> None:
+        self._saving = False
+        self._show_error(error)
+
+    def _show_error(self, error: MemchatError | None, text: str = "") -> None:
+        line = self.query_one("#dialog-error", Static)
+        text = str(error) if error is not None else text
+        line.update(text)
+        line.display = bool(text)
+        line.set_class(error is not None, "-error")
+
+    @on(Button.Pressed, "#cancel")
+    def action_close(self) -> None:
+        if not self._saving:  # a save under way finishes first, so the views learn of it
+            self.dismiss(None)
+
+
+class TextDialog(SavingDialog[str]):
+    """Edit one text (a memory, the summary, a note); returns the saved text, or None if cancelled."""
+
+    def __init__(self, title: str, text: str = "", hint: str = "", save: Save[str] | None = None) -> None:
+        super().__init__(save)
         self._title, self._text, self._hint = title, text, hint
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self._title, classes="dialog-title")
             yield TextArea(self._text, soft_wrap=True, id="dialog-text")
+            yield self.error_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Static(self._hint or "Ctrl+S saves · Esc cancels", classes="dialog-hint")
                 yield Button("Save", variant="primary", id="save")
@@ -71,19 +147,12 @@ class TextDialog(ModalScreen[str | None]):
         area.focus()
         area.move_cursor(area.document.end)
 
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
-
-    @on(Button.Pressed, "#cancel")
-    def action_close(self) -> None:
-        self.dismiss(None)
+    def value(self) -> str:
+        return self.query_one(TextArea).text
 
 
-class AddMemoryDialog(ModalScreen[MemoryDraft | None]):
+class AddMemoryDialog(SavingDialog[MemoryDraft]):
     """Write a memory by hand: one sentence and its kind, optionally pinned."""
-
-    BINDINGS = keys.bindings("dialog")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -93,6 +162,7 @@ class AddMemoryDialog(ModalScreen[MemoryDraft | None]):
             with Horizontal(classes="dialog-row"):
                 yield Select([(kind, kind) for kind in MEMORY_KINDS], value="fact", allow_blank=False, id="kind")
                 yield Checkbox("pin it", id="pinned")
+            yield self.error_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Static("Ctrl+S saves · Esc cancels", classes="dialog-hint")
                 yield Button("Add", variant="primary", id="save")
@@ -101,21 +171,16 @@ class AddMemoryDialog(ModalScreen[MemoryDraft | None]):
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
+    def value(self) -> MemoryDraft | None:
         text = self.query_one(TextArea).text.strip()
         if not text:
-            self.notify("Write the memory first.", severity="warning")
-            return
-        self.dismiss(MemoryDraft(
+            self._show_error(MemchatError("Write the memory first."))
+            return None
+        return MemoryDraft(
             kind=str(self.query_one("#kind", Select).value),
             content=text,
             importance=HAND_IMPORTANCE,
             confidence=1.0,
             pinned=self.query_one("#pinned", Checkbox).value,
             correction=True,
-        ))
-
-    @on(Button.Pressed, "#cancel")
-    def action_close(self) -> None:
-        self.dismiss(None)
+        )

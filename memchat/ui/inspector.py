@@ -21,13 +21,36 @@ from textual.widgets import DataTable, Label, Static
 from memchat.types import Candidate, ExtractionFailure, Memory, Signals, WriteOutcome
 from memchat.ui import keys
 
-CANDIDATE_COLUMNS = ("id", "✔", "score", "sim", "kw", "rec", "imp", "pin", "reason", "content")
+CANDIDATE_COLUMNS = ("id", "✔", "pin", "score", "reason", "content")
+"""The score breakdown (similarity, keyword, recency, importance) is in the detail line of the highlighted row."""
 WRITE_COLUMNS = ("action", "id", "reason", "content")
+REASON_WIDTH = 18
+"""Reasons are clipped to this many cells in the tables; the detail line under each table has them whole."""
+MIN_CONTENT_WIDTH = 12
 PINNED_MARK = "●"
 
 
 def _num(value: float) -> str:
     return f"{value:.2f}"
+
+
+def clip(text: str, width: int = REASON_WIDTH) -> str:
+    """`text` in at most `width` cells, an ellipsis marking a cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def fill_content(table: DataTable[Any], contents: Mapping[str, Text]) -> None:
+    """Put each row's content in the room the other columns leave, clipped, so the table never scrolls sideways.
+
+    The rows must be in (with empty content) and the column freshly added, so its width starts small.
+    """
+    others = sum(column.get_render_width(table) for key, column in table.columns.items() if key.value != "content")
+    scrollbar = table.styles.scrollbar_size_vertical if table.row_count > table.size.height - 1 else 0
+    room = max(MIN_CONTENT_WIDTH, table.size.width - others - 2 * table.cell_padding - scrollbar)
+    for row_key, text in contents.items():
+        clipped = text.copy()
+        clipped.truncate(room, overflow="ellipsis")
+        table.update_cell(row_key, "content", clipped, update_width=True)
 
 
 def memory_text(memory: Memory | None) -> Text:
@@ -64,49 +87,40 @@ class Inspector(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._candidates: dict[int, Candidate] = {}
-        self._write_ids: list[int | None] = []
+        self._purged: set[int] = set()
+        """Candidates purged since the turn: shown as such."""
+        self._writes: list[WriteOutcome] = []
 
     def compose(self) -> ComposeResult:
         yield Label("Recall — no turn yet", id="recall-title", classes="pane-title")
         candidates: DataTable[str | Text] = DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
-        for name in CANDIDATE_COLUMNS:
-            candidates.add_column(name, key=name)
+        self._reset(candidates, CANDIDATE_COLUMNS)
         yield candidates
         yield Static("Memories recall considered for the last message appear here.", id="candidate-detail")
         yield Label("Written to memory", id="writes-title", classes="pane-title")
         writes: DataTable[str | Text] = DataTable(id="writes", cursor_type="row", zebra_stripes=True)
-        for name in WRITE_COLUMNS:
-            writes.add_column(name, key=name)
+        self._reset(writes, WRITE_COLUMNS)
         yield writes
+        yield Static("", id="write-detail", markup=False)
         yield Static("", id="failures", markup=False)
 
     # ---- what the screen tells it ---------------------------------------------
     def show_candidates(self, turn: int, candidates: Sequence[Candidate]) -> None:
         self._candidates = {c.memory.id: c for c in candidates}
+        self._purged.clear()
         chosen = sum(c.selected for c in candidates)
         self.query_one("#recall-title", Label).update(
             f"Recall — turn {turn}: {chosen} of {len(candidates)} selected"
         )
-        table = self.query_one("#candidates", DataTable)
-        table.clear()
-        for candidate in candidates:
-            table.add_row(*self._candidate_cells(candidate), key=str(candidate.memory.id))
+        self._draw_candidates(cursor_row=0)
         self._show_detail(candidates[0] if candidates else None)
 
     def show_writes(self, turn: int, outcomes: Sequence[WriteOutcome], failures: Sequence[ExtractionFailure]) -> None:
         nothing = "" if outcomes or failures else ": nothing worth keeping"
         self.query_one("#writes-title", Label).update(f"Written to memory — turn {turn}{nothing}")
-        table = self.query_one("#writes", DataTable)
-        table.clear()
-        self._write_ids = [o.memory_id for o in outcomes]
-        for index, outcome in enumerate(outcomes):
-            table.add_row(
-                Text(outcome.action, style="bold" if outcome.action != "skipped" else "dim"),
-                f"#{outcome.memory_id}" if outcome.memory_id else "",
-                outcome.reason,
-                outcome.content,
-                key=f"w{index}",
-            )
+        self._writes = list(outcomes)
+        self._draw_writes(cursor_row=0)
+        self._show_write(outcomes[0] if outcomes else None)
         failure_box = self.query_one("#failures", Static)
         failure_box.display = bool(failures)
         failure_box.update(
@@ -115,13 +129,18 @@ class Inspector(Vertical):
 
     def refresh_memories(self, current: Mapping[int, Memory]) -> None:
         """Redraw the candidate rows from the memories' current state (absent = purged)."""
-        table = self.query_one("#candidates", DataTable)
         for memory_id, candidate in self._candidates.items():
             memory = current.get(memory_id)
-            if memory is not None:
+            if memory is None:
+                self._purged.add(memory_id)
+            else:
                 candidate.memory = memory
-            table.update_cell(str(memory_id), "pin", PINNED_MARK if memory and memory.pinned else "")
-            table.update_cell(str(memory_id), "content", memory_text(memory))
+        self._draw_candidates(cursor_row=self.query_one("#candidates", DataTable).cursor_row)
+
+    def on_resize(self) -> None:
+        """The pane was resized (Alt+←/→, the terminal): the content columns take the new room."""
+        self._draw_candidates(cursor_row=self.query_one("#candidates", DataTable).cursor_row)
+        self._draw_writes(cursor_row=self.query_one("#writes", DataTable).cursor_row)
 
     # ---- what the screen asks ---------------------------------------------------
     @property
@@ -133,7 +152,7 @@ class Inspector(Vertical):
         """The memory under the cursor of the focused table (the candidates by default)."""
         writes = self.query_one("#writes", DataTable)
         if writes.has_focus and writes.row_count:
-            return self._write_ids[writes.cursor_row]
+            return self._writes[writes.cursor_row].memory_id
         table = self.query_one("#candidates", DataTable)
         if not table.row_count:
             return None
@@ -143,20 +162,35 @@ class Inspector(Vertical):
         return str(self.query_one("#candidates", DataTable).get_cell(str(memory_id), "pin"))
 
     # ---- internals ------------------------------------------------------------
-    def _candidate_cells(self, candidate: Candidate) -> list[str | Text]:
-        s, memory = candidate.signals, candidate.memory
-        return [
-            f"#{memory.id}",
-            "✔" if candidate.selected else "",
-            _num(candidate.score),
-            _num(s.similarity),
-            _num(s.keyword),
-            _num(s.recency),
-            _num(s.importance),
-            PINNED_MARK if memory.pinned else "",
-            candidate.reason,
-            memory_text(memory),
-        ]
+    @staticmethod
+    def _reset(table: DataTable[Any], columns: Sequence[str]) -> None:
+        """Empty the table, columns too, so their widths are measured afresh."""
+        table.clear(columns=True)
+        for name in columns:
+            table.add_column(name, key=name)
+
+    def _draw_candidates(self, cursor_row: int) -> None:
+        table = self.query_one("#candidates", DataTable)
+        self._reset(table, CANDIDATE_COLUMNS)
+        for candidate in self._candidates.values():
+            memory = candidate.memory
+            table.add_row(f"#{memory.id}", "✔" if candidate.selected else "", PINNED_MARK if memory.pinned else "",
+                          _num(candidate.score), clip(candidate.reason), "", key=str(memory.id))
+        fill_content(table, {str(memory_id): memory_text(None if memory_id in self._purged else c.memory)
+                             for memory_id, c in self._candidates.items()})
+        if table.row_count:
+            table.move_cursor(row=min(cursor_row, table.row_count - 1))
+
+    def _draw_writes(self, cursor_row: int) -> None:
+        table = self.query_one("#writes", DataTable)
+        self._reset(table, WRITE_COLUMNS)
+        for index, outcome in enumerate(self._writes):
+            table.add_row(Text(outcome.action, style="bold" if outcome.action != "skipped" else "dim"),
+                          f"#{outcome.memory_id}" if outcome.memory_id else "", clip(outcome.reason), "",
+                          key=f"w{index}")
+        fill_content(table, {f"w{index}": Text(outcome.content) for index, outcome in enumerate(self._writes)})
+        if table.row_count:
+            table.move_cursor(row=min(cursor_row, table.row_count - 1))
 
     def _show_detail(self, candidate: Candidate | None) -> None:
         detail = self.query_one("#candidate-detail", Static)
@@ -172,6 +206,18 @@ class Inspector(Vertical):
             f" · imp {s.importance:.2f} · pin {s.pinned:.0f}   via {', '.join(candidate.routes) or '—'}",
         ))
 
+    def _show_write(self, outcome: WriteOutcome | None) -> None:
+        detail = self.query_one("#write-detail", Static)
+        detail.display = outcome is not None
+        if outcome is not None:
+            memory = f" #{outcome.memory_id}" if outcome.memory_id else ""
+            detail.update(Text.assemble((f"{outcome.action}{memory}: ", "bold"), outcome.content,
+                                        f"\n{outcome.reason or '—'}"))
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "candidates" and event.row_key.value is not None:
+        if event.row_key.value is None:
+            return
+        if event.data_table.id == "candidates":
             self._show_detail(self._candidates.get(int(event.row_key.value)))
+        elif event.data_table.id == "writes" and event.cursor_row < len(self._writes):
+            self._show_write(self._writes[event.cursor_row])

@@ -32,6 +32,8 @@ class KeySpec:
     """Fires even when the focused widget (the text input) has a binding for the key."""
     target: str = ""
     """Namespace prefix of the action, e.g. "screen." for keys bound on a widget but handled by its screen."""
+    short: str = ""
+    """The footer's label when `description` is too long for an 80-column footer; help shows the full one."""
 
 
 GROUP_TITLES: dict[str, str] = {
@@ -54,20 +56,20 @@ KEYMAP: tuple[KeySpec, ...] = (
     KeySpec("chat", "toggle_inspector", "f2", "Inspector", priority=True),
     KeySpec("chat", "browser", "f3", "Memories", priority=True),
     KeySpec("chat", "ledger", "f4", "Budget", priority=True),
-    KeySpec("chat", "notes", "f5", "Summary/notes", priority=True),
+    KeySpec("chat", "notes", "f5", "Summary/notes", priority=True, short="Notes"),
     KeySpec("chat", "export_md", "f6", "Export .md", show=False, priority=True),
     KeySpec("chat", "export_json", "f7", "Export .json", show=False, priority=True),
     KeySpec("chat", "narrow_inspector", "alt+left", "Narrow inspector", show=False, priority=True),
     KeySpec("chat", "widen_inspector", "alt+right", "Widen inspector", show=False, priority=True),
     KeySpec("input", "send", "enter", "Send"),
     KeySpec("input", "newline", "ctrl+j", "New line"),
-    KeySpec("memory", "pin", "p", "Pin/unpin", target="screen."),
+    KeySpec("memory", "pin", "p", "Pin/unpin", target="screen.", short="Pin"),
     KeySpec("memory", "forget", "f", "Forget", target="screen."),
-    KeySpec("memory", "undo", "u", "Undo forget", target="screen."),
+    KeySpec("memory", "undo", "u", "Undo forget", target="screen.", short="Undo"),
     KeySpec("memory", "purge", "x", "Purge", target="screen."),
     KeySpec("memory", "edit", "e", "Edit", target="screen."),
     KeySpec("memory", "add", "a", "Add", target="screen."),
-    KeySpec("memory", "source", "g", "Go to source", target="screen."),
+    KeySpec("memory", "source", "g", "Go to source", target="screen.", short="Source"),
     KeySpec("browser", "search", "slash", "Search"),
     KeySpec("browser", "close", "escape", "Close"),
     KeySpec("notes", "edit_summary", "s", "Edit summary"),
@@ -76,7 +78,7 @@ KEYMAP: tuple[KeySpec, ...] = (
     KeySpec("notes", "close", "escape", "Close"),
     KeySpec("ledger", "close", "escape,f4", "Close"),
     KeySpec("viewer", "close", "escape", "Close"),
-    KeySpec("dialog", "save", "ctrl+s", "Save", priority=True),
+    KeySpec("dialog", "save", "ctrl+s", "Save"),
     KeySpec("dialog", "close", "escape", "Cancel"),
     KeySpec("confirm", "confirm", "y", "Yes"),
     KeySpec("confirm", "close", "escape,n", "No"),
@@ -88,8 +90,8 @@ ACTIONS: frozenset[str] = frozenset(spec.action for spec in KEYMAP)
 def bindings(group: str) -> list[BindingType]:
     """BINDINGS for one group; each binding's id is its action, for remapping."""
     return [
-        Binding(spec.key, spec.target + spec.action, spec.description, show=spec.show, priority=spec.priority,
-                id=spec.action)
+        Binding(spec.key, spec.target + spec.action, spec.short or spec.description, show=spec.show,
+                priority=spec.priority, id=spec.action)
         for spec in KEYMAP
         if spec.group == group
     ]

@@ -5,16 +5,20 @@ subclass `MemoryScreen` and say which memory is selected. Every change is
 written to the store at once and announced with a `MemoriesChanged` message,
 which the app turns into a redraw of every open view. Forgetting is soft: the
 previous status goes on the app's `ForgetLog`, and undo restores it. Edits and
-hand-added memories are embedded, so they run in a thread worker.
+hand-added memories are embedded, so their dialog saves them off the UI thread
+and stays open, with the text, if the save fails.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from textual import work
+from textual import events
 from textual.message import Message
 from textual.screen import Screen
+from textual.widgets import DataTable
 
 from memchat.pipeline.services import Services
 from memchat.types import MemchatError, Memory, MemoryDraft
@@ -52,12 +56,29 @@ class MemoryScreen(Screen):
 
     services: Services
     forget_log: ForgetLog
+    opened_by_memory_key = False
+    """The overlay now open was opened by a memory key, so closing it returns to the memory table."""
 
     def selected_memory_id(self) -> int | None:
         raise NotImplementedError
 
     def reload_memories(self, recount: bool = True) -> None:
         """Redraw from the store; called by the app after any change."""
+
+    def type_elsewhere(self, character: str) -> bool:
+        """Put `character`, typed on a memory table, into the screen's text box; False if there is none."""
+        return False
+
+    def on_key(self, event: events.Key) -> None:
+        """A character that is no key of a memory table was meant as text: it goes to the text box.
+
+        Memory keys are single letters, so someone who thinks the message box has the focus
+        would otherwise fire them while typing; now only the letters that are keys do anything.
+        """
+        if not event.is_printable or not event.character or not isinstance(self.focused, DataTable):
+            return
+        if event.key not in self.active_bindings and self.type_elsewhere(event.character):
+            event.stop()
 
     # ---- helpers ----------------------------------------------------------------
     def _selected(self) -> Memory | None:
@@ -69,6 +90,11 @@ class MemoryScreen(Screen):
         if memory is None:
             self.notify(f"Memory #{memory_id} no longer exists (purged).", severity="warning")
         return memory
+
+    def _open(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
+        """Open a dialog for the memory under the cursor; the table keeps the focus for the next key."""
+        self.opened_by_memory_key = True
+        self.app.push_screen(screen, callback)
 
     def _changed(self, memory_id: int | None, *, recount: bool = True) -> None:
         """Tell the app, which owns every view; posted to it directly so the news survives this
@@ -123,7 +149,7 @@ class MemoryScreen(Screen):
                 self.notify(f"Purged #{memory.id} for good.")
                 self._changed(memory.id)
 
-        self.app.push_screen(ConfirmDialog(
+        self._open(ConfirmDialog(
             f"Purge memory #{memory.id}?",
             f"“{memory.content}”\n\nThis erases it for good — the row, its search entry and its vector. "
             "It cannot be undone — forget (f) is the reversible way.",
@@ -135,19 +161,31 @@ class MemoryScreen(Screen):
         if memory is None:
             return
 
-        def save(text: str | None) -> None:
-            if text is not None and " ".join(text.split()) != memory.content:
-                self._write_edit(memory.id, text)
+        def save(text: str) -> str:
+            if " ".join(text.split()) == memory.content:
+                return ""
+            self.services.memories.edit(memory.id, text)
+            return f"Saved #{memory.id}."
 
-        self.app.push_screen(TextDialog(f"Edit memory #{memory.id} [{memory.kind}]", memory.content,
-                                        "Ctrl+S saves (re-embeds and re-indexes) · Esc cancels"), save)
+        def saved(text: str | None) -> None:
+            if text is not None:
+                self._changed(memory.id)
+
+        self._open(TextDialog(f"Edit memory #{memory.id} [{memory.kind}]", memory.content,
+                                        "Ctrl+S saves (re-embeds and re-indexes) · Esc cancels", save), saved)
 
     def action_add(self) -> None:
-        def add(draft: MemoryDraft | None) -> None:
-            if draft is not None:
-                self._write_draft(draft)
+        def save(draft: MemoryDraft) -> str:
+            outcome = self.services.writer.apply(draft)
+            if outcome.action == "skipped":
+                raise MemchatError(f"not saved: {outcome.reason}")
+            return f"{outcome.action.capitalize()} #{outcome.memory_id}: {outcome.reason}."
 
-        self.app.push_screen(AddMemoryDialog(classes="dialog-screen"), add)
+        def saved(draft: MemoryDraft | None) -> None:
+            if draft is not None:
+                self._changed(None)
+
+        self._open(AddMemoryDialog(save), saved)
 
     def action_source(self) -> None:
         memory = self._selected()
@@ -162,25 +200,4 @@ class MemoryScreen(Screen):
         except MemchatError as error:
             notify_error(self, error)
             return
-        self.app.push_screen(TranscriptScreen(session, self.services.sessions.messages(session.id), message.id))
-
-    # ---- embedding writes, off the UI thread ---------------------------------------
-    @work(thread=True, group="memory-write")
-    def _write_edit(self, memory_id: int, text: str) -> None:
-        try:
-            self.services.memories.edit(memory_id, text)
-        except Exception as error:  # noqa: BLE001 - shown to the user, never a traceback
-            self.app.call_from_thread(notify_error, self, error)
-            return
-        self.app.call_from_thread(self.notify, f"Saved #{memory_id}.")
-        self.app.call_from_thread(self._changed, memory_id)
-
-    @work(thread=True, group="memory-write")
-    def _write_draft(self, draft: MemoryDraft) -> None:
-        try:
-            outcome = self.services.writer.apply(draft)
-        except Exception as error:  # noqa: BLE001 - shown to the user, never a traceback
-            self.app.call_from_thread(notify_error, self, error)
-            return
-        self.app.call_from_thread(self.notify, f"{outcome.action.capitalize()} #{outcome.memory_id}: {outcome.reason}.")
-        self.app.call_from_thread(self._changed, outcome.memory_id)
+        self._open(TranscriptScreen(session, self.services.sessions.messages(session.id), message.id))

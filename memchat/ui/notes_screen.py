@@ -17,7 +17,6 @@ from memchat.pipeline.services import Services
 from memchat.types import MemchatError, Session
 from memchat.ui import keys
 from memchat.ui.dialogs import TextDialog
-from memchat.ui.feedback import notify_error
 
 
 class NotesScreen(ModalScreen[bool]):
@@ -71,15 +70,16 @@ class NotesScreen(ModalScreen[bool]):
         self.reload()
 
     # ---- keys ---------------------------------------------------------------------
+    def _edit(self, dialog: TextDialog) -> None:
+        self.app.push_screen(dialog, lambda text: self._saved() if text is not None else None)
+
     def action_edit_summary(self) -> None:
-        def save(text: str | None) -> None:
-            if text is not None:
-                self.services.sessions.set_summary(self.session.id, text.strip())
-                self.notify("Summary saved.")
-                self._saved()
+        def save(text: str) -> str:
+            self.services.sessions.set_summary(self.session.id, text.strip())
+            return "Summary saved."
 
         current = self.services.sessions.get(self.session.id).summary
-        self.app.push_screen(TextDialog("Edit the rolling summary", current), save)
+        self._edit(TextDialog("Edit the rolling summary", current, save=save))
 
     def action_edit_note(self) -> None:
         selected = self._selected_note()
@@ -88,30 +88,25 @@ class NotesScreen(ModalScreen[bool]):
             return
         note_id, text = selected
 
-        def save(new_text: str | None) -> None:
-            if new_text is not None:
-                self.services.sessions.edit_note(note_id, new_text)
-                self.notify("Note removed." if not new_text.strip() else "Note saved.")
-                self._saved()
+        def save(new_text: str) -> str:
+            self.services.sessions.edit_note(note_id, new_text)
+            return "Note saved." if new_text.strip() else "Note removed."
 
-        self.app.push_screen(TextDialog(f"Edit note #{note_id}", text, "Ctrl+S saves (empty removes the note) · "
-                                                                      "Esc cancels"), save)
+        self._edit(TextDialog(f"Edit note #{note_id}", text,
+                              "Ctrl+S saves (empty removes the note) · Esc cancels", save))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter (or a click on the selected row) edits the note, as `e` does."""
         self.action_edit_note()
 
     def action_add_note(self) -> None:
-        def save(text: str | None) -> None:
-            if text and text.strip():
-                try:
-                    self.services.sessions.add_note(self.session.id, text.strip())
-                except MemchatError as error:
-                    notify_error(self, error)
-                    return
-                self._saved()
+        def save(text: str) -> str:
+            if not text.strip():
+                raise MemchatError("the note is empty", "write the instruction, or Esc to cancel")
+            self.services.sessions.add_note(self.session.id, text.strip())
+            return "Note added."
 
-        self.app.push_screen(TextDialog("Add a note (a standing instruction for this session)"), save)
+        self._edit(TextDialog("Add a note (a standing instruction for this session)", save=save))
 
     def action_close(self) -> None:
         self.dismiss(self.changed)

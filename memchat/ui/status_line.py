@@ -1,4 +1,9 @@
-"""The one-line header: model, context size, speed of the last reply, session, background work."""
+"""The one-line header: model, context size, speed of the last reply, session, background work.
+
+On a narrow terminal the least useful parts go first (the program's name, the
+context size, the speed, the model), so the session's name and what is running
+in the background stay readable.
+"""
 
 from __future__ import annotations
 
@@ -22,16 +27,20 @@ class StatusLine(Widget):
     """A reply is being generated."""
 
     def render(self) -> Text:
-        parts: list[tuple[str, str]] = [
-            ("memchat", "bold"),
-            (f"  {self.model}", ""),
-            (f"  n_ctx {self.n_ctx:,}", ""),
-        ]
+        parts: dict[str, tuple[str, str]] = {
+            "name": ("memchat  ", "bold"),
+            "model": (f"{self.model}  ", ""),
+            "n_ctx": (f"n_ctx {self.n_ctx:,}  ", ""),
+        }
         if self.tokens_per_second is not None:
-            parts.append((f"  {self.tokens_per_second:.1f} tok/s", ""))
-        parts.append((f"  session {self.session}", ""))
+            parts["speed"] = (f"{self.tokens_per_second:.1f} tok/s  ", "")
+        parts["session"] = (f"session {self.session}", "")
         if self.streaming:
-            parts.append(("  ● replying (Esc stops)", "bold"))
+            parts["streaming"] = ("  ● replying (Esc stops)", "bold")
         if self.extracting:
-            parts.append(("  ⟳ extracting memories…", "italic"))
-        return Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
+            parts["extracting"] = ("  ⟳ extracting memories…", "italic")
+        for dropped in ("name", "n_ctx", "speed", "model"):
+            if sum(len(text) for text, _ in parts.values()) <= self.size.width:
+                break
+            parts.pop(dropped, None)
+        return Text.assemble(*parts.values(), no_wrap=True, overflow="ellipsis")
