@@ -206,7 +206,7 @@ def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home
 
         # 3. Tab to the recall table, pin the Pixel row, forget another row
         term.keys("Tab")
-        term.wait_for("p Pin/unpin", timeout=10, what="the memory keys in the footer (recall table focused)")
+        term.wait_for("p Pin", timeout=10, what="the memory keys in the footer (recall table focused)")
         term.keys(*["Down"] * pixel)
         term.wait_for(f"#{pixel_id} [", timeout=10, what=f"the detail of #{pixel_id} under the cursor")
         term.keys("p")

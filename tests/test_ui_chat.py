@@ -378,3 +378,17 @@ async def test_a_message_cut_to_fit_is_marked_in_the_chat(settings):
         shown = str(bubble.render())
         assert "✂" in shown and "to fit the context" in shown
         assert bubble.text == "word " * 400  # the bubble keeps what was typed
+
+
+async def test_at_80_columns_the_header_keeps_the_session_and_the_footer_quit_and_help(settings):
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(settings, ["ok, noted, thanks"], delay=0.01, session="a-rather-long-session-name")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "hi")
+        await wait_until(pilot, lambda: replied(app) and app.chat.query_one(StatusLine).tokens_per_second)
+        await pilot.pause()
+        header = str(app.chat.query_one(StatusLine).render())
+        assert "session a-rather-long-session-name" in header and len(header) <= 80
+        shown = {key.description for key in app.chat.query(FooterKey) if key.region.right <= 80}
+        assert {"Quit", "Help"} <= shown

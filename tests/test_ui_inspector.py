@@ -212,3 +212,40 @@ def test_a_one_cell_cut_segment_still_shows_the_cut_mark():
     assert segment_text(Segment("input", 10, "input cut"), 1) == CUT_MARK
     assert segment_text(Segment("window", 10), 12) == " window     "
     assert segment_text(Segment("window", 10), 3) == "   "
+
+
+def test_the_legend_fits_its_width_and_always_shows_what_is_free():
+    from memchat.ui.budget_bar import Segment, entry_cells, legend_lines
+
+    every = [Segment(name, 1234, "cut" if name == "input" else "")
+             for name in ("system", "notes", "pinned", "summary", "window", "recalled", "input", "format",
+                          "reserved", "free")]
+    for width in (200, 98, 78, 40):
+        lines = legend_lines(every, width)
+        assert all(len("".join(entry_cells(text) for _, text in line).rstrip()) <= width for line in lines)
+        assert [part.name for line in lines for part, _ in line] == [p.name for p in every]
+    assert len(legend_lines(every, 200)) == 1
+    assert legend_lines(every, 200)[0][0][1] == "system 1,234"  # full labels while they fit
+    assert len(legend_lines(every, 98)) == 2 and legend_lines(every, 98)[0][0][1] == "sys 1,234"
+    assert [p.name for line in legend_lines([Segment("system", 5), Segment("notes", 0)], 80) for p, _ in line] == [
+        "system"]  # empty blocks are left out
+
+
+async def test_inspector_rows_fit_the_pane_and_the_detail_line_has_them_whole(settings):
+    app = make_app(settings, ["ok"])
+    long = "The user lives in Lisbon, in an old flat near the river, with a cat and a great many books."
+    app.services.writer.apply(MemoryDraft(kind="fact", content=long, attribute="home_city"))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        table = app.chat.query_one("#candidates")
+        await pilot.pause()
+        assert table.virtual_size.width <= table.size.width  # nothing hidden off to the side
+        [key] = [k for k in table.rows if str(table.get_cell(k, "content")).startswith("The user lives")]
+        clipped = str(table.get_cell(key, "content"))
+        assert clipped.endswith("…") and long.startswith(clipped[:-1])
+        table.move_cursor(row=table.get_row_index(key))
+        await pilot.pause()
+        assert long in str(app.chat.query_one("#candidate-detail").render())
+        await pilot.press("alt+right", "alt+right", "alt+right")
+        await pilot.pause()
+        assert len(str(table.get_cell(key, "content"))) > len(clipped)  # a wider pane shows more

@@ -63,6 +63,8 @@ async def chat(pilot, app: MemchatApp, text: str) -> None:
 
 
 async def select_candidate(pilot, app: MemchatApp, memory_id: int) -> None:
+    app.chat.inspector_width = 100  # wide enough that no content cell is clipped
+    await pilot.pause()
     table = app.chat.query_one("#candidates")
     table.focus()
     table.move_cursor(row=table.get_row_index(str(memory_id)))
@@ -277,7 +279,7 @@ async def test_a_failed_save_keeps_the_dialog_open_with_the_text_and_the_error(a
         await pilot.press("e")
         dialog = app.screen
         await replace_dialog_text(pilot, app, "   ")
-        error = dialog.query_one("#dialog-error")
+        error = dialog.query_one("#dialog-status")
         await wait_until(pilot, lambda: "needs some text" in str(error.render()))
         assert app.screen is dialog and error.display
         assert dialog.query_one("#dialog-text").text == "   "
@@ -296,11 +298,10 @@ async def test_after_an_overlay_closes_typing_goes_to_the_message_box(app, overl
         await pilot.press(overlay)
         assert app.screen is not app.chat
         await pilot.press("escape")
-        assert app.screen is app.chat
+        post_keys(app, "Actually, I moved to Porto")  # as fast as a terminal delivers it
         prompt = app.chat.query_one(PromptInput)
-        assert prompt.has_focus
-        post_keys(app, "Actually, I moved to Porto")
         await wait_until(pilot, lambda: prompt.text == "Actually, I moved to Porto")
+        assert prompt.has_focus
         assert app.screen is app.chat  # no add dialog
         assert app.services.memories.get(ids["lisbon"]).status == "deleted"
 
@@ -319,3 +320,23 @@ async def test_letters_that_are_no_memory_key_go_to_the_text_box(app):
         await pilot.press("t")
         search = app.screen.query_one("#search")
         assert search.value == "t" and search.has_focus
+
+
+async def test_browser_explains_the_order_before_a_search_and_shows_keys_plainly(app):
+    ids = seed(app)
+    app.services.writer.apply(MemoryDraft(kind="fact", content="The user is learning the cello."))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f3")
+        browser = app.screen
+        title = str(browser.query_one("#browser-title").render())
+        assert "newest first" in title and "search" in title
+        table = browser.query_one("#memories")
+        assert {str(table.get_row_at(i)[5]) for i in range(table.row_count)} == {"—"}
+        newest = max(m.id for m in app.services.memories.list_items())
+        table.move_cursor(row=table.get_row_index(str(newest)))
+        await pilot.pause()
+        detail = str(browser.query_one("#detail").render())
+        assert "user (no attribute)" in detail and "user.\n" not in detail
+        table.move_cursor(row=table.get_row_index(str(ids["lisbon"])))
+        await pilot.pause()
+        assert "user.home_city" in str(browser.query_one("#detail").render())

@@ -75,7 +75,7 @@ class BrowserScreen(MemoryScreen):
         self._settle: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Label("Memories", id="browser-title", classes="pane-title")
+        yield Label("Memories", id="browser-title", classes="pane-title", markup=False)
         with Horizontal(id="browser-filters"):
             yield Input(placeholder="search by meaning and keywords (/)", id="search")
             yield Select([("all kinds", "")] + [(k, k) for k in MEMORY_KINDS], value="", allow_blank=False,
@@ -100,7 +100,8 @@ class BrowserScreen(MemoryScreen):
         narrow = event.size.width < NARROW_COLUMNS or event.size.height < SHORT_ROWS
         self.set_class(narrow, "-narrow")
         self.query_one("#search", Input).compact = narrow
-        self.query_one(Footer).compact = narrow
+        footer = self.query_one(Footer)
+        footer.compact, footer.show_command_palette = narrow, not narrow
         for select in self.query(Select):
             select.compact = narrow
 
@@ -235,7 +236,7 @@ class BrowserScreen(MemoryScreen):
     # ---- keys ----------------------------------------------------------------------
     def type_elsewhere(self, character: str) -> bool:
         search = self.query_one("#search", Input)
-        search.focus()
+        self.set_focus(search)
         search.insert_text_at_cursor(character)
         return True
 

@@ -95,8 +95,8 @@ def legend_lines(parts: list[Segment], width: int) -> list[list[tuple[Segment, s
     shown = [p for p in parts if p.tokens or p.cut]
 
     def entries(short: bool) -> list[tuple[Segment, str]]:
-        return [(p, f"{SHORT_LABELS.get(p.name, p.label) if short else p.label} {p.tokens:,}"
-                    f"{' ' + CUT_MARK if p.cut else ''}") for p in shown]
+        labels = [SHORT_LABELS.get(p.name, p.label) if short else p.label for p in shown]
+        return [(p, f"{label} {p.tokens:,}{' ' + CUT_MARK if p.cut else ''}") for p, label in zip(shown, labels)]
 
     for short in (False, True):
         line = entries(short)

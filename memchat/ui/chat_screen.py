@@ -4,7 +4,8 @@ The chat pane runs turns; their events bubble up here, where recall results
 and memory writes go to the inspector and progress to the status line. The
 screen also owns the layout (the inspector collapses below `WIDE_COLUMNS`),
 the screen-wide keys, and — through `MemoryScreen` — the memory keys of the
-inspector.
+inspector. The message box has the focus whenever an overlay closes, and
+letters typed on the inspector that are no memory key go there too.
 """
 
 from __future__ import annotations
@@ -66,14 +67,14 @@ class ChatScreen(MemoryScreen):
         """Back from an overlay the message box has the focus, not a table where letters are memory keys —
         unless a memory key on the table opened it (edit, purge, add, source): then the table keeps it."""
         if not self.opened_by_memory_key:
-            self.query_one(PromptInput).focus()
+            self.set_focus(self.query_one(PromptInput))  # at once: keys typed right after Esc follow it
         self.opened_by_memory_key = False
 
     def type_elsewhere(self, character: str) -> bool:
         prompt = self.query_one(PromptInput)
         if prompt.busy:
             return False
-        prompt.focus()
+        self.set_focus(prompt)
         prompt.insert(character)
         return True
 
@@ -98,6 +99,7 @@ class ChatScreen(MemoryScreen):
     # ---- layout ------------------------------------------------------------------
     def on_resize(self, event: Resize) -> None:
         self._fit_width(event.size.width)
+        self._apply_inspector_width()
 
     def _fit_width(self, width: int) -> None:
         """Narrow: no inspector, and a compact footer so Quit and Help still show at 80 columns."""
@@ -113,8 +115,13 @@ class ChatScreen(MemoryScreen):
         self.query_one(Inspector).display = open_
         self.refresh_bindings()
 
-    def watch_inspector_width(self, width: int) -> None:
-        self.query_one(Inspector).styles.width = width
+    def watch_inspector_width(self) -> None:
+        self._apply_inspector_width()
+
+    def _apply_inspector_width(self) -> None:
+        """The chosen width, but never more than the screen leaves beside the chat (F2 on a narrow terminal)."""
+        room = self.app.size.width - CHAT_MIN - 1
+        self.query_one(Inspector).styles.width = max(INSPECTOR_MIN, min(self.inspector_width, room))
 
     def _streaming_changed(self, streaming: bool) -> None:
         self.query_one(StatusLine).streaming = streaming

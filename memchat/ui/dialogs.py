@@ -45,7 +45,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title")
+            yield Label(self._title, classes="dialog-title", markup=False)
             yield Static(self._message, markup=False, classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._confirm_label, variant="error", id="confirm")
@@ -73,8 +73,9 @@ class SavingDialog(ModalScreen[T | None], Generic[T]):
         self._save = save
         self._saving = False
 
-    def error_line(self) -> Static:
-        return Static("", id="dialog-error", markup=False)
+    def status_line(self) -> Static:
+        """Where the dialog says it is saving, or why it could not."""
+        return Static("", id="dialog-status", markup=False)
 
     def value(self) -> T | None:
         """What the dialog holds now, or None after telling the user why it cannot be saved."""
@@ -91,7 +92,7 @@ class SavingDialog(ModalScreen[T | None], Generic[T]):
             self.dismiss(value)
             return
         self._saving = True
-        self._show_error(None, "saving…")
+        self._status("saving…")
         self._run_save(self._save, value)
 
     @work(thread=True, exclusive=True, group="dialog-save")
@@ -110,14 +111,13 @@ class SavingDialog(ModalScreen[T | None], Generic[T]):
 
     def _failed(self, error: MemchatError) -> None:
         self._saving = False
-        self._show_error(error)
+        self._status(str(error), error=True)
 
-    def _show_error(self, error: MemchatError | None, text: str = "") -> None:
-        line = self.query_one("#dialog-error", Static)
-        text = str(error) if error is not None else text
+    def _status(self, text: str, *, error: bool = False) -> None:
+        line = self.query_one("#dialog-status", Static)
         line.update(text)
         line.display = bool(text)
-        line.set_class(error is not None, "-error")
+        line.set_class(error, "-error")
 
     @on(Button.Pressed, "#cancel")
     def action_close(self) -> None:
@@ -134,9 +134,9 @@ class TextDialog(SavingDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._title, classes="dialog-title")
+            yield Label(self._title, classes="dialog-title", markup=False)
             yield TextArea(self._text, soft_wrap=True, id="dialog-text")
-            yield self.error_line()
+            yield self.status_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Static(self._hint or "Ctrl+S saves · Esc cancels", classes="dialog-hint")
                 yield Button("Save", variant="primary", id="save")
@@ -162,7 +162,7 @@ class AddMemoryDialog(SavingDialog[MemoryDraft]):
             with Horizontal(classes="dialog-row"):
                 yield Select([(kind, kind) for kind in MEMORY_KINDS], value="fact", allow_blank=False, id="kind")
                 yield Checkbox("pin it", id="pinned")
-            yield self.error_line()
+            yield self.status_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Static("Ctrl+S saves · Esc cancels", classes="dialog-hint")
                 yield Button("Add", variant="primary", id="save")
@@ -174,7 +174,7 @@ class AddMemoryDialog(SavingDialog[MemoryDraft]):
     def value(self) -> MemoryDraft | None:
         text = self.query_one(TextArea).text.strip()
         if not text:
-            self._show_error(MemchatError("Write the memory first."))
+            self._status("Write the memory first.", error=True)
             return None
         return MemoryDraft(
             kind=str(self.query_one("#kind", Select).value),

@@ -1,11 +1,14 @@
 """The memory inspector: what recall considered for the last turn, and what the turn wrote.
 
-Every candidate is listed, selected or not, with its score breakdown and the
-reason for the decision; below, each write outcome and any extraction failure
-with the model's raw output. Rows are keyed by memory id so the screen can
-refresh them in place after a pin, forget or edit. The memory keys (pin,
-forget, …) are bound here and handled by the screen, which asks
-`selected_memory_id` what they apply to.
+Every candidate is listed, selected or not, with its score and the reason for
+the decision; below, each write outcome and any extraction failure with the
+model's raw output. The pane is narrow, so each table's content column takes
+the room the others leave (clipped, never scrolling sideways), and the detail
+line under each table shows its highlighted row whole — reason, content and
+the score breakdown. Rows are keyed by memory id and redrawn from the memories'
+current state after a pin, forget or edit. The memory keys (pin, forget, …) are
+bound here and handled by the screen, which asks `selected_memory_id` what
+they apply to.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -24,7 +28,7 @@ from memchat.ui import keys
 CANDIDATE_COLUMNS = ("id", "✔", "pin", "score", "reason", "content")
 """The score breakdown (similarity, keyword, recency, importance) is in the detail line of the highlighted row."""
 WRITE_COLUMNS = ("action", "id", "reason", "content")
-REASON_WIDTH = 18
+REASON_WIDTH = 14
 """Reasons are clipped to this many cells in the tables; the detail line under each table has them whole."""
 MIN_CONTENT_WIDTH = 12
 PINNED_MARK = "●"
@@ -39,18 +43,23 @@ def clip(text: str, width: int = REASON_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def fill_content(table: DataTable[Any], contents: Mapping[str, Text]) -> None:
-    """Put each row's content in the room the other columns leave, clipped, so the table never scrolls sideways.
-
-    The rows must be in (with empty content) and the column freshly added, so its width starts small.
-    """
-    others = sum(column.get_render_width(table) for key, column in table.columns.items() if key.value != "content")
-    scrollbar = table.styles.scrollbar_size_vertical if table.row_count > table.size.height - 1 else 0
-    room = max(MIN_CONTENT_WIDTH, table.size.width - others - 2 * table.cell_padding - scrollbar)
-    for row_key, text in contents.items():
-        clipped = text.copy()
+def fill_table(table: DataTable[Any], columns: Sequence[str], rows: Mapping[str, tuple[list[str | Text], Text]]) -> None:
+    """Refill `table` (key → (cells, content)); each content is clipped to the room the other columns
+    leave, so the table never scrolls sideways. Columns are re-added, so their widths are measured afresh."""
+    table.clear(columns=True)
+    for name in columns:
+        table.add_column(name, key=name)
+    padding = 2 * table.cell_padding
+    others = sum(
+        padding + max([cell_len(name)] + [cell_len(str(cells[index])) for cells, _ in rows.values()])
+        for index, name in enumerate(columns[:-1])
+    )
+    scrollbar = table.styles.scrollbar_size_vertical if len(rows) > table.size.height - 1 else 0
+    room = max(MIN_CONTENT_WIDTH, table.size.width - others - padding - scrollbar)
+    for key, (cells, content) in rows.items():
+        clipped = content.copy()
         clipped.truncate(room, overflow="ellipsis")
-        table.update_cell(row_key, "content", clipped, update_width=True)
+        table.add_row(*cells, clipped, key=key)
 
 
 def memory_text(memory: Memory | None) -> Text:
@@ -94,12 +103,14 @@ class Inspector(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("Recall — no turn yet", id="recall-title", classes="pane-title")
         candidates: DataTable[str | Text] = DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
-        self._reset(candidates, CANDIDATE_COLUMNS)
+        for name in CANDIDATE_COLUMNS:
+            candidates.add_column(name, key=name)
         yield candidates
         yield Static("Memories recall considered for the last message appear here.", id="candidate-detail")
         yield Label("Written to memory", id="writes-title", classes="pane-title")
         writes: DataTable[str | Text] = DataTable(id="writes", cursor_type="row", zebra_stripes=True)
-        self._reset(writes, WRITE_COLUMNS)
+        for name in WRITE_COLUMNS:
+            writes.add_column(name, key=name)
         yield writes
         yield Static("", id="write-detail", markup=False)
         yield Static("", id="failures", markup=False)
@@ -162,33 +173,29 @@ class Inspector(Vertical):
         return str(self.query_one("#candidates", DataTable).get_cell(str(memory_id), "pin"))
 
     # ---- internals ------------------------------------------------------------
-    @staticmethod
-    def _reset(table: DataTable[Any], columns: Sequence[str]) -> None:
-        """Empty the table, columns too, so their widths are measured afresh."""
-        table.clear(columns=True)
-        for name in columns:
-            table.add_column(name, key=name)
-
     def _draw_candidates(self, cursor_row: int) -> None:
         table = self.query_one("#candidates", DataTable)
-        self._reset(table, CANDIDATE_COLUMNS)
-        for candidate in self._candidates.values():
-            memory = candidate.memory
-            table.add_row(f"#{memory.id}", "✔" if candidate.selected else "", PINNED_MARK if memory.pinned else "",
-                          _num(candidate.score), clip(candidate.reason), "", key=str(memory.id))
-        fill_content(table, {str(memory_id): memory_text(None if memory_id in self._purged else c.memory)
-                             for memory_id, c in self._candidates.items()})
+        fill_table(table, CANDIDATE_COLUMNS, {
+            str(memory_id): (
+                [f"#{memory_id}", "✔" if c.selected else "", PINNED_MARK if c.memory.pinned else "",
+                 _num(c.score), clip(c.reason)],
+                memory_text(None if memory_id in self._purged else c.memory),
+            )
+            for memory_id, c in self._candidates.items()
+        })
         if table.row_count:
             table.move_cursor(row=min(cursor_row, table.row_count - 1))
 
     def _draw_writes(self, cursor_row: int) -> None:
         table = self.query_one("#writes", DataTable)
-        self._reset(table, WRITE_COLUMNS)
-        for index, outcome in enumerate(self._writes):
-            table.add_row(Text(outcome.action, style="bold" if outcome.action != "skipped" else "dim"),
-                          f"#{outcome.memory_id}" if outcome.memory_id else "", clip(outcome.reason), "",
-                          key=f"w{index}")
-        fill_content(table, {f"w{index}": Text(outcome.content) for index, outcome in enumerate(self._writes)})
+        fill_table(table, WRITE_COLUMNS, {
+            f"w{index}": (
+                [Text(o.action, style="bold" if o.action != "skipped" else "dim"),
+                 f"#{o.memory_id}" if o.memory_id else "", clip(o.reason)],
+                Text(o.content),
+            )
+            for index, o in enumerate(self._writes)
+        })
         if table.row_count:
             table.move_cursor(row=min(cursor_row, table.row_count - 1))
 

@@ -14,13 +14,13 @@ from memchat.ui.budget_bar import CUT_MARK, segments, total_label
 
 EXPLAINED: dict[str, str] = {
     "system": "the system prompt",
-    "notes": "cross-turn notes: corrections and standing instructions",
+    "notes": "corrections and standing instructions",
     "pinned": "pinned memories, always sent",
-    "summary": "rolling summary of messages evicted from the window",
-    "window": "recent messages; when full, the oldest fold into the summary",
+    "summary": "summary of the messages that left the window",
+    "window": "recent messages; the oldest fold into the summary",
     "recalled": "memories recalled for this message",
     "input": "the message itself",
-    "format": "chat-template overhead: role markers and separators",
+    "format": "chat template: role markers, separators",
     "reserved": "kept free for the reply",
     "free": "unused context",
 }
@@ -41,7 +41,7 @@ class LedgerScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         report = self.report
         exact = "exact counts from the model's tokenizer" if report.exact else "estimated counts (~)"
-        with Vertical(classes="dialog wide"):
+        with Vertical(classes="dialog wide ledger"):
             yield Label(f"Budget ledger — {self.title_text}", classes="dialog-title")
             yield Static(
                 f"{total_label(report)} tokens of context: prompt {report.prompt_tokens:,} of "

@@ -18,7 +18,6 @@ from typing import Any
 from textual import events
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable
 
 from memchat.pipeline.services import Services
 from memchat.types import MemchatError, Memory, MemoryDraft
@@ -66,18 +65,19 @@ class MemoryScreen(Screen):
         """Redraw from the store; called by the app after any change."""
 
     def type_elsewhere(self, character: str) -> bool:
-        """Put `character`, typed on a memory table, into the screen's text box; False if there is none."""
+        """Put `character` into the screen's text box, focusing it at once; False if there is none (or it is busy)."""
         return False
 
     def on_key(self, event: events.Key) -> None:
-        """A character that is no key of a memory table was meant as text: it goes to the text box.
+        """A character that reached the screen unused (typed on a memory table, and not one of its keys)
+        was meant as text: it goes to the text box, which takes the focus.
 
-        Memory keys are single letters, so someone who thinks the message box has the focus
-        would otherwise fire them while typing; now only the letters that are keys do anything.
+        Memory keys are single letters, so someone who thinks the message box has the focus would
+        otherwise fire them while typing. Letters still queued for the table when the focus moves are
+        no keys any more (the table is out of the focus chain), so they follow the first one.
         """
-        if not event.is_printable or not event.character or not isinstance(self.focused, DataTable):
-            return
-        if event.key not in self.active_bindings and self.type_elsewhere(event.character):
+        unused = event.is_printable and event.character and event.key not in self.active_bindings
+        if unused and self.type_elsewhere(event.character or ""):
             event.stop()
 
     # ---- helpers ----------------------------------------------------------------

@@ -30,7 +30,7 @@ class NotesScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(f"Session {self.session.name} — rolling summary", classes="dialog-title")
+            yield Label(f"Session {self.session.name} — rolling summary", classes="dialog-title", markup=False)
             with VerticalScroll(id="summary-box"):
                 yield Static(id="summary", markup=False)
             yield Label("Cross-turn notes", classes="dialog-title")

@@ -59,6 +59,11 @@ class PromptInput(TextArea):
         self.read_only = busy
         self.set_class(busy, "-busy")
         self.placeholder = BUSY_PLACEHOLDER if busy else IDLE_PLACEHOLDER
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Send and New line leave the footer while a reply streams (room for Stop reply at 80 columns)."""
+        return not (self.busy and action in ("send", "newline"))
 
     # ---- keys ---------------------------------------------------------------
     async def _on_key(self, event: events.Key) -> None:

@@ -24,7 +24,8 @@ class TranscriptScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(f"Session {self.session.name} — source message #{self.source_id}", classes="dialog-title")
+            yield Label(f"Session {self.session.name} — source message #{self.source_id}", classes="dialog-title",
+                        markup=False)
             with VerticalScroll(id="transcript"):
                 for message in self.messages:
                     line = Static(message.content, markup=False, id=f"message-{message.id}",
