@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from ui_helpers import chat, seed, wait_until
 
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder, FakeEngine
@@ -24,37 +23,6 @@ def settings(tmp_path, monkeypatch):
 
 def make_app(settings, replies=(), *, n_ctx=2048) -> MemchatApp:
     return MemchatApp.from_settings(settings, engine=FakeEngine(replies, n_ctx=n_ctx), embedder=FakeEmbedder())
-
-
-def seed(app: MemchatApp) -> dict[str, int]:
-    drafts = {
-        "lisbon": MemoryDraft(kind="fact", content="The user lives in Lisbon.", attribute="home_city"),
-        "tea": MemoryDraft(kind="preference", content="The user prefers green tea.", attribute="drink"),
-        "dog": MemoryDraft(kind="relation", content="The user has a dog named Rex.", attribute="dog"),
-    }
-    return {name: app.services.writer.apply(d).memory_id for name, d in drafts.items()}
-
-
-def replied(app) -> bool:
-    """The last stored message is the assistant's (the turn has been recorded)."""
-    history = app.conversation.history()
-    return bool(history) and history[-1].role == "assistant"
-
-
-async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
-
-
-async def chat(pilot, app: MemchatApp, text: str) -> None:
-    app.chat.query_one(PromptInput).load_text(text)
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: not app.chat.pane.streaming and replied(app))
-    app.conversation.wait()
-    await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
 
 
 def test_cells_are_proportional_and_every_used_block_is_visible():

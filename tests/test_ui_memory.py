@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
+from ui_helpers import chat, seed, wait_until
 
 from memchat import paths
 from memchat.config import load_settings
@@ -29,37 +29,6 @@ def settings(tmp_path, monkeypatch):
 @pytest.fixture
 def app(settings) -> MemchatApp:
     return MemchatApp.from_settings(settings, engine=FakeEngine(), embedder=FakeEmbedder())
-
-
-def seed(app: MemchatApp) -> dict[str, int]:
-    drafts = {
-        "lisbon": MemoryDraft(kind="fact", content="The user lives in Lisbon.", attribute="home_city"),
-        "tea": MemoryDraft(kind="preference", content="The user prefers green tea.", attribute="drink"),
-        "dog": MemoryDraft(kind="relation", content="The user has a dog named Rex.", attribute="dog"),
-    }
-    return {name: app.services.writer.apply(d).memory_id for name, d in drafts.items()}
-
-
-def replied(app) -> bool:
-    """The last stored message is the assistant's (the turn has been recorded)."""
-    history = app.conversation.history()
-    return bool(history) and history[-1].role == "assistant"
-
-
-async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
-
-
-async def chat(pilot, app: MemchatApp, text: str) -> None:
-    app.chat.query_one(PromptInput).load_text(text)
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: not app.chat.pane.streaming and replied(app))
-    app.conversation.wait()
-    await wait_until(pilot, lambda: not app.chat.query_one("#status").extracting)
 
 
 async def select_candidate(pilot, app: MemchatApp, memory_id: int) -> None:
