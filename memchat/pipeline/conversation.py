@@ -23,6 +23,7 @@ from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
     BudgetReport,
+    ExtractionFailure,
     MemchatError,
     MemoryWritten,
     Message,
@@ -210,15 +211,16 @@ class Conversation:
                  forgotten: list[WriteOutcome] | None) -> None:
         services = self.services
         started = time.perf_counter()
+        failures: list[ExtractionFailure] = []
         try:
             if forgotten is not None:
-                outcomes, failures = forgotten, []
+                outcomes = forgotten
             else:
                 outcomes, failures = services.writer.process(
                     text, session_id=self.session.id, message_id=user_message.id
                 )
         except Exception as exc:  # noqa: BLE001 - a failed extraction must be visible, never fatal
-            outcomes, failures = [], [snapshot.ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
+            outcomes, failures = [], [ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
         for failure in failures:
             services.sessions.add_extraction_failure(self.session.id, user_message.id, failure.raw_output, failure.error)
         run_forgetting(services.db, services.settings.forget)
