@@ -8,13 +8,19 @@ speak the same language without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 Role = Literal["system", "user", "assistant"]
-MemoryKind = Literal["preference", "fact", "event", "relation"]
+MemoryKind = Literal["preference", "fact", "event", "relation", "episode"]
 MemoryStatus = Literal["active", "superseded", "archived", "deleted", "pending"]
 
 MEMORY_KINDS: tuple[str, ...] = ("preference", "fact", "event", "relation")
+"""The typed kinds a person or the model can give a memory."""
+EPISODE = "episode"
+"""What the user said, kept as said (one sentence window of a message): stored and recalled beside
+typed memories, never labelled by the model."""
+STORED_KINDS: tuple[str, ...] = (*MEMORY_KINDS, EPISODE)
 MEMORY_STATUSES: tuple[str, ...] = ("active", "superseded", "archived", "deleted", "pending")
 
 
@@ -93,10 +99,25 @@ class Memory:
     pinned: bool = False
     expires_at: float | None = None
     superseded_by: int | None = None
+    event_at: float | None = None
+    """The absolute day (or month, year: see `event_grain`) a time expression in it resolved to."""
+    event_text: str = ""
+    """That expression as the user said it ("last Friday", "下个月")."""
+    event_grain: str = ""
+    origin_id: int | None = None
+    """For a typed memory: the episode it was distilled from (retired with it)."""
 
     @property
     def key(self) -> str:
         return f"{self.subject}.{self.attribute}"
+
+    @property
+    def is_episode(self) -> bool:
+        return self.kind == EPISODE
+
+    @property
+    def event_label(self) -> str:
+        return format_day(self.event_at, self.event_grain) if self.event_at is not None else ""
 
 
 @dataclass(frozen=True)
@@ -246,8 +267,22 @@ class MemoryDraft:
     pinned: bool = False
     correction: bool = False
     """The user explicitly corrected an earlier statement: it always wins a conflict."""
+    event_at: float | None = None
+    event_text: str = ""
+    event_grain: str = ""
+    origin_id: int | None = None
+
+
+def format_day(ts: float, grain: str = "day") -> str:
+    """A date as a prompt or the inspector shows it: 2026-03-13, 2026-03 or 2026 by its grain."""
+    moment = datetime.fromtimestamp(ts)
+    return moment.strftime({"year": "%Y", "month": "%Y-%m"}.get(grain, "%Y-%m-%d"))
 
 
 def memory_line(memory: Memory) -> str:
-    """How a memory is quoted in a prompt: labelled by kind, fenced as data."""
-    return f'- [{memory.kind}] "{memory.content}"'
+    """How a memory is quoted in a prompt: labelled by kind (an episode by when it was said), with the
+    date it talks about, fenced as data."""
+    when = f" (about {memory.event_label})" if memory.event_at is not None else ""
+    if memory.is_episode:
+        return f'- [{format_day(memory.created_at)}, the user said{when}] "{memory.content}"'
+    return f'- [{memory.kind}{when}] "{memory.content}"'

@@ -45,13 +45,22 @@ def real_model_paths() -> dict[str, Path]:
             os.environ["MEMCHAT_HOME"] = saved
 
 
+def _test_threads() -> int | None:
+    """`.ci/run` runs the real-model tests a second time with MEMCHAT_MODEL_N_THREADS=1: a test
+    that asserts the model's wording flips with the kernels' thread count and shows up at once."""
+    import os
+
+    value = os.environ.get("MEMCHAT_MODEL_N_THREADS", "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else None
+
+
 @pytest.fixture(scope="session")
 def real_engines(real_model_paths: dict[str, Path]):
     """One real chat engine and embedder shared by the session (loading costs ~0.5 s)."""
     from memchat.config import ModelSettings
     from memchat.engine.llama import LlamaChatEngine, LlamaEmbedder
 
-    threads = ModelSettings().n_threads
+    threads = _test_threads() or ModelSettings().n_threads
     engine = LlamaChatEngine(real_model_paths["chat"], n_ctx=2048, n_threads=threads, seed=42)
     embedder = LlamaEmbedder(real_model_paths["embed"], n_threads=threads)
     return engine, embedder

@@ -21,6 +21,7 @@ EXPECTED_TABLES = {
     2: {"memories", "memories_fts"},
     3: {"turns", "meta"},
     4: {"memories_fts_vocab"},
+    5: {"memories", "memories_fts"},
 }
 
 
@@ -78,3 +79,52 @@ def test_vector_dimension_mismatch_is_explained(tmp_path):
     with pytest.raises(MemchatError, match="re-embed|reindex"):
         db.ensure_vectors(16, "model-b")
     assert isinstance(db.conn, apsw.Connection)
+
+
+def test_the_episode_rebuild_keeps_ids_index_vectors_and_the_id_high_water_mark(tmp_path):
+    """m005 rebuilds `memories` (SQLite cannot alter a CHECK): nothing stored may change or drift."""
+    import sqlite_vec
+
+    from memchat.memory import migrations
+
+    path = tmp_path / "old.db"
+    db = Database(path)  # fully migrated; roll the memories table back to its v4 shape by hand
+    db.close()
+    raw = apsw.Connection(str(path))
+    raw.enable_load_extension(True)
+    raw.load_extension(sqlite_vec.loadable_path())
+    raw.execute("DROP TABLE memories; DELETE FROM _migrations WHERE version = 5; DROP TABLE memories_fts;"
+                "DROP TABLE memories_fts_vocab; DELETE FROM sqlite_sequence")
+    class _Conn:
+        def execute(self, sql, params=()):
+            return raw.execute(sql, params)
+    for migration in (migrations.m002_memories, migrations.m004_recall_indexes):
+        if migration is migrations.m004_recall_indexes:
+            raw.execute("CREATE VIRTUAL TABLE memories_fts_vocab USING fts5vocab(memories_fts, 'row')")
+        else:
+            migration(_Conn())
+    raw.execute("CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[2] distance_metric=cosine)")
+    raw.execute("CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
+                "DELETE FROM memories_vec WHERE rowid = old.id; END")
+    raw.execute("INSERT INTO meta (key, value) VALUES ('embed_dim', '2'), ('embed_model', 'm') "
+                "ON CONFLICT(key) DO NOTHING")
+    for memory_id, text in ((1, "lives in lisbon"), (2, "dog pixel"), (3, "purged later")):
+        raw.execute("INSERT INTO memories (id, kind, content, created_at, updated_at, last_access_at, search_terms) "
+                    "VALUES (?, 'fact', ?, 0, 0, 0, ?)", (memory_id, text, text))
+        raw.execute("INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
+                    (memory_id, sqlite_vec.serialize_float32([1.0, float(memory_id)])))
+    raw.execute("UPDATE memories SET status = 'superseded', superseded_by = 2 WHERE id = 1")
+    raw.execute("DELETE FROM memories WHERE id = 3")
+    raw.close()
+
+    db = Database(path)
+    assert db.schema_version == len(MIGRATIONS)
+    assert [r["id"] for r in db.rows("SELECT id FROM memories ORDER BY id")] == [1, 2]
+    assert db.scalar("SELECT superseded_by FROM memories WHERE id = 1") == 2
+    assert db.scalar("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'pixel'") == 2
+    db.execute("INSERT INTO memories (kind, content, created_at, updated_at, last_access_at, search_terms) "
+               "VALUES ('episode', 'I said so', 0, 0, 0, 'said')")
+    assert db.scalar("SELECT MAX(id) FROM memories") == 4, "a purged id must never be reused"
+    db.execute("DELETE FROM memories WHERE id = 1")
+    assert db.scalar("SELECT COUNT(*) FROM memories_vec WHERE rowid = 1") == 0, "the vector trigger is back"
+    assert not db.rows("PRAGMA foreign_key_check") and db.scalar("PRAGMA foreign_keys") == 1

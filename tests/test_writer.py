@@ -68,7 +68,10 @@ def test_forget_request_soft_deletes_matching_memories_and_says_which(tmp_path):
     [poker] = process(services, "I play poker every Friday.")
     [dog] = process(services, "My dog is called Pixel.")
     outcomes = process(services, "Please forget that I play poker.")
-    assert [(o.action, o.memory_id) for o in outcomes] == [("deleted", poker.memory_id)]
+    assert [(o.action, o.memory_id) for o in outcomes if o.memory_id] == [("deleted", poker.memory_id)]
+    assert [o.content for o in outcomes if not o.memory_id] == ["1 of your own messages about I play poker"]
+    [said] = services.memories.list_items(statuses=("deleted",), kind="episode")
+    assert said.content == "I play poker every Friday."
     assert services.memories.require(poker.memory_id).status == "deleted"
     assert services.memories.require(dog.memory_id).status == "active"
 
@@ -122,4 +125,4 @@ def test_forget_reaches_superseded_wordings(tmp_path):
     [first] = process(services, "My dog is called Biscuit.")
     services.memories.set_status(first.memory_id, "superseded")
     outcomes = process(services, "Forget what I told you about my dog.")
-    assert [(o.action, o.memory_id) for o in outcomes] == [("deleted", first.memory_id)]
+    assert [(o.action, o.memory_id) for o in outcomes if o.memory_id] == [("deleted", first.memory_id)]

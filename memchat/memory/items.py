@@ -16,9 +16,9 @@ import sqlite_vec
 from memchat.engine.protocol import Embedder
 from memchat.memory.store import Database, Row
 from memchat.memory.terms import index_text, query_terms
-from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory, MemoryDraft
+from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
 
-_FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confidence", "created_at", "updated_at", "last_access_at", "access_count", "source_session", "source_message", "status", "pinned", "expires_at", "superseded_by"]
+_FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confidence", "created_at", "updated_at", "last_access_at", "access_count", "source_session", "source_message", "status", "pinned", "expires_at", "superseded_by", "event_at", "event_text", "event_grain", "origin_id"]
 
 
 def _memory(row: Row) -> Memory:
@@ -39,8 +39,8 @@ class MemoryStore:
 
     # ---- writing ------------------------------------------------------------
     def add(self, draft: MemoryDraft, now: float | None = None, status: str = "active") -> Memory:
-        if draft.kind not in MEMORY_KINDS:
-            raise MemchatError(f"unknown memory kind {draft.kind!r}", f"use one of {', '.join(MEMORY_KINDS)}")
+        if draft.kind not in STORED_KINDS:
+            raise MemchatError(f"unknown memory kind {draft.kind!r}", f"use one of {', '.join(STORED_KINDS)}")
         content = " ".join(draft.content.split())
         if not content:
             raise MemchatError("a memory needs some text", "write one self-contained sentence")
@@ -50,11 +50,13 @@ class MemoryStore:
             self.db.execute(
                 "INSERT INTO memories (kind, content, subject, attribute, importance, confidence, created_at, "
                 "updated_at, last_access_at, source_session, source_message, status, pinned, expires_at, "
-                "search_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "search_terms, event_at, event_text, event_grain, origin_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     draft.kind, content, draft.subject.lower(), draft.attribute.lower(), _clamp(draft.importance),
                     _clamp(draft.confidence), now, now, now, draft.source_session, draft.source_message, status,
-                    int(draft.pinned), draft.expires_at, index_text(content),
+                    int(draft.pinned), draft.expires_at, index_text(content), draft.event_at, draft.event_text,
+                    draft.event_grain, draft.origin_id,
                 ),
             )
             memory_id = self.db.last_insert_rowid()
@@ -144,13 +146,20 @@ class MemoryStore:
         marks = ",".join("?" * len(memory_ids))
         return {r["id"]: _memory(r) for r in self.db.rows(f"SELECT * FROM memories WHERE id IN ({marks})", list(memory_ids))}
 
-    def list_items(self, *, statuses: Sequence[str] = ("active",), kind: str | None = None, limit: int = 10_000) -> list[Memory]:
+    def list_items(
+        self, *, statuses: Sequence[str] = ("active",), kind: str | None = None, limit: int = 10_000,
+        episodes: bool = False,
+    ) -> list[Memory]:
+        """Typed memories of these statuses (and episodes too with `episodes=True`, or `kind="episode"`)."""
         marks = ",".join("?" * len(statuses))
         sql = f"SELECT * FROM memories WHERE status IN ({marks})"
         params: list[object] = list(statuses)
         if kind:
             sql += " AND kind = ?"
             params.append(kind)
+        elif not episodes:
+            sql += " AND kind != ?"
+            params.append(EPISODE)
         sql += " ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?"
         return [_memory(r) for r in self.db.rows(sql, [*params, limit])]
 
@@ -178,7 +187,7 @@ class MemoryStore:
         """The supersession chain through `memory_id`, oldest first."""
         chain = [self.require(memory_id)]
         while True:
-            row = self.db.row("SELECT * FROM memories WHERE superseded_by = ?", (chain[0].id,))
+            row = self.db.row("SELECT * FROM memories WHERE superseded_by = ? AND kind != ?", (chain[0].id, EPISODE))
             if not row or any(m.id == row["id"] for m in chain):
                 break
             chain.insert(0, _memory(row))
@@ -189,8 +198,28 @@ class MemoryStore:
             chain.append(successor)
         return chain
 
-    def count(self, status: str = "active") -> int:
-        return int(self.db.scalar("SELECT COUNT(*) FROM memories WHERE status = ?", (status,)))
+    def count(self, status: str = "active", *, episodes: bool = False) -> int:
+        kinds = "" if episodes else f" AND kind != '{EPISODE}'"
+        return int(self.db.scalar(f"SELECT COUNT(*) FROM memories WHERE status = ?{kinds}", (status,)))
+
+    def episodes_of(self, message_id: int) -> list[Memory]:
+        rows = self.db.rows("SELECT * FROM memories WHERE source_message = ? AND kind = ? ORDER BY id",
+                            (message_id, EPISODE))
+        return [_memory(r) for r in rows]
+
+    def retire_origin(self, memory: Memory, status: str, successor: int | None = None) -> int | None:
+        """Retire the episode a typed memory was distilled from, so the old wording is not injected as
+        current truth either. Returns the episode's id when one was retired."""
+        if memory.origin_id is None:
+            return None
+        episode = self.get(memory.origin_id)
+        if episode is None or not episode.is_episode or episode.status != "active":
+            return None
+        self.db.execute(
+            "UPDATE memories SET status = ?, superseded_by = COALESCE(?, superseded_by), updated_at = ? WHERE id = ?",
+            (status, successor, time.time(), episode.id),
+        )
+        return episode.id
 
     # ---- search routes ------------------------------------------------------
     def knn(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:

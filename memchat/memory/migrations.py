@@ -126,4 +126,87 @@ def m004_recall_indexes(db: Any) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_sessions, m002_memories, m003_turns, m004_recall_indexes]
+def _first(row: Any) -> Any:
+    """The first column of a row, whether the connection traces rows as dicts or tuples."""
+    return next(iter(row.values())) if isinstance(row, dict) else row[0]
+
+
+_MEMORY_COLUMNS = (
+    "id, kind, content, subject, attribute, importance, confidence, created_at, updated_at, last_access_at, "
+    "access_count, source_session, source_message, status, pinned, expires_at, superseded_by, search_terms"
+)
+
+
+def m005_episodes_and_dates(db: Any) -> None:
+    """Episodes (what the user said, kept as said) live beside typed memories, in the same
+    table, FTS and vector indexes; every row may carry the absolute date it talks about.
+
+    SQLite cannot alter a CHECK constraint, so the table is rebuilt (ids, and the
+    AUTOINCREMENT high-water mark, kept). Runs with foreign keys off (see `Database.migrate`).
+    """
+    seq = [_first(r) for r in db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'memories'").fetchall()]
+    db.execute(
+        f"""
+        CREATE TABLE memories_v5 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL CHECK (kind IN ('preference', 'fact', 'event', 'relation', 'episode')),
+            content TEXT NOT NULL,
+            subject TEXT NOT NULL DEFAULT 'user',
+            attribute TEXT NOT NULL DEFAULT '',
+            importance REAL NOT NULL DEFAULT 0.5,
+            confidence REAL NOT NULL DEFAULT 0.8,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            last_access_at REAL NOT NULL,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            source_session INTEGER,
+            source_message INTEGER,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'superseded', 'archived', 'deleted', 'pending')),
+            pinned INTEGER NOT NULL DEFAULT 0,
+            expires_at REAL,
+            superseded_by INTEGER REFERENCES memories(id),
+            search_terms TEXT NOT NULL DEFAULT '',
+            event_at REAL,          -- the absolute day a time expression resolved to (Unix seconds)
+            event_text TEXT NOT NULL DEFAULT '',  -- the expression as said ("last Friday")
+            event_grain TEXT NOT NULL DEFAULT '', -- day, month or year: how precise event_at is
+            origin_id INTEGER       -- a typed memory's episode: retired with it
+        );
+        INSERT INTO memories_v5 ({_MEMORY_COLUMNS}) SELECT {_MEMORY_COLUMNS} FROM memories;
+        DROP TABLE memories;
+        ALTER TABLE memories_v5 RENAME TO memories;
+        CREATE INDEX memories_by_key ON memories(subject, attribute, status);
+        CREATE INDEX memories_by_status ON memories(status, pinned);
+        CREATE INDEX memories_by_attribute ON memories(attribute, status);
+        CREATE INDEX memories_by_kind ON memories(kind, status);
+        CREATE INDEX memories_by_origin ON memories(origin_id);
+        CREATE INDEX memories_by_source ON memories(source_message);
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts(rowid, search_terms) VALUES (new.id, new.search_terms);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, search_terms) VALUES ('delete', old.id, old.search_terms);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF search_terms ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, search_terms) VALUES ('delete', old.id, old.search_terms);
+            INSERT INTO memories_fts(rowid, search_terms) VALUES (new.id, new.search_terms);
+        END;
+        """
+    )
+    if seq:
+        db.execute(
+            "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'memories'", (seq[0],)
+        )
+        if not db.execute("SELECT 1 FROM sqlite_sequence WHERE name = 'memories'").fetchall():
+            db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('memories', ?)", (seq[0],))
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'memories_vec'").fetchall():
+        db.execute(
+            "CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
+            "DELETE FROM memories_vec WHERE rowid = old.id; END"
+        )
+
+
+m005_episodes_and_dates.foreign_keys_off = True  # type: ignore[attr-defined]
+
+
+MIGRATIONS: list[Migration] = [m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates]

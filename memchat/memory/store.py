@@ -110,12 +110,21 @@ class Database:
         for version, migration in enumerate(MIGRATIONS, start=1):
             if version <= current:
                 continue
-            with self.transaction():
-                migration(self)
-                self.execute(
-                    "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (version, migration.__name__, time.time()),
-                )
+            rebuilds = getattr(migration, "foreign_keys_off", False)
+            if rebuilds:  # a table rebuild: SQLite ignores this pragma inside a transaction
+                self.execute("PRAGMA foreign_keys=OFF")
+            try:
+                with self.transaction():
+                    migration(self)
+                    if rebuilds and self.rows("PRAGMA foreign_key_check"):
+                        raise MemchatError(f"migration {migration.__name__} broke a reference", "report this bug")
+                    self.execute(
+                        "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        (version, migration.__name__, time.time()),
+                    )
+            finally:
+                if rebuilds:
+                    self.execute("PRAGMA foreign_keys=ON")
 
     def meta(self, key: str) -> str | None:
         return self.scalar("SELECT value FROM meta WHERE key = ?", (key,))

@@ -22,6 +22,7 @@ import numpy as np
 
 from memchat.engine.protocol import ChatEngine
 from memchat.memory.distill import MULTI_VALUED, draft_from_sentence
+from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import (
@@ -36,7 +37,8 @@ from memchat.memory.rules import (
     sentences,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
-from memchat.types import ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
+from memchat.memory.timeexpr import first_time
+from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
 FORGET_SIMILARITY = 0.6
@@ -59,6 +61,8 @@ class MemoryWriter:
         if is_chit_chat(text):
             return [WriteOutcome("skipped", text, "chit-chat")], []
         outcomes: list[WriteOutcome] = []
+        windows = episode_windows(text, now)
+        episode_ids = [self._add_episode(w, session_id, message_id, now) for w in windows]
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
         for sentence in sentences(text):
@@ -68,15 +72,22 @@ class MemoryWriter:
                 continue
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
             hedged = is_hedged(sentence)
+            window = window_of(windows, sentence)
             for clause in clauses(sentence):
                 if is_chit_chat(clause) or is_question(clause) or not is_durable_statement(clause):
                     continue
                 chosen.append(clause)
-                drafts.append(
-                    draft_from_sentence(
-                        clause, session_id=session_id, message_id=message_id, correction=correction, hedged=hedged
-                    )
+                draft = draft_from_sentence(
+                    clause, session_id=session_id, message_id=message_id, correction=correction, hedged=hedged
                 )
+                when = first_time(clause, now) or (windows[window].time if window is not None else None)
+                drafts.append(replace(
+                    draft,
+                    origin_id=episode_ids[window] if window is not None else None,
+                    event_at=when.at.timestamp() if when else None,
+                    event_text=when.expression if when else "",
+                    event_grain=when.grain if when else "",
+                ))
         failures: list[ExtractionFailure] = []
         if drafts and self.engine is not None:
             labels = label_with_model(self.engine.utility(), chosen, drafts)
@@ -86,6 +97,16 @@ class MemoryWriter:
         for draft in drafts:
             outcomes.append(self.apply(draft, now))
         return outcomes, failures
+
+    def _add_episode(self, window: EpisodeWindow, session_id: int | None, message_id: int | None, now: float) -> int:
+        draft = MemoryDraft(
+            kind=EPISODE, content=window.text, importance=0.5, confidence=1.0,
+            source_session=session_id, source_message=message_id,
+            event_at=window.time.at.timestamp() if window.time else None,
+            event_text=window.time.expression if window.time else "",
+            event_grain=window.time.grain if window.time else "",
+        )
+        return self.memories.add(draft, now).id
 
     # ---- reconciliation ---------------------------------------------------
     def apply(self, draft: MemoryDraft, now: float | None = None) -> WriteOutcome:
@@ -122,6 +143,8 @@ class MemoryWriter:
         added = self.memories.add(draft, now)
         for old in rivals:
             self.memories.set_status(old.id, "superseded", superseded_by=added.id)
+            if old.origin_id != added.origin_id:  # "I moved from Lisbon to Porto" states both
+                self.memories.retire_origin(old, "superseded", added.id)
         why = "correction" if draft.correction else "newer statement"
         return WriteOutcome("superseded", added.content, f"{why} replaces #{rivals[-1].id}", added.id, rivals[-1].id)
 
@@ -134,6 +157,8 @@ class MemoryWriter:
         self.memories.set_status(memory_id, "active")
         for old in rivals:
             self.memories.set_status(old.id, "superseded", superseded_by=memory_id)
+            if old.origin_id != memory.origin_id:
+                self.memories.retire_origin(old, "superseded", memory_id)
         replaced = rivals[-1].id if rivals else None
         return WriteOutcome("superseded" if rivals else "added", memory.content, "accepted by the user", memory_id, replaced)
 
@@ -160,9 +185,17 @@ class MemoryWriter:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which."""
         matches = self.matching(topic)
         outcomes = []
+        said = 0
         for memory in matches:
             self.memories.set_status(memory.id, "deleted")
+            if memory.is_episode:
+                said += 1
+                continue
+            self.memories.retire_origin(memory, "deleted")
             outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
+        if said:
+            outcomes.append(WriteOutcome("deleted", f"{said} of your own messages about {topic}",
+                                         "forget request: what you said is hidden too"))
         if not outcomes:
             outcomes.append(WriteOutcome("skipped", topic, "forget request matched no memory"))
         return outcomes
