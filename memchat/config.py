@@ -72,26 +72,40 @@ class BudgetSettings:
 
 @dataclass
 class RecallSettings:
-    w_similarity: float = 0.55
-    w_keyword: float = 0.15
-    w_recency: float = 0.10
-    w_importance: float = 0.15
+    """relevance = similarity + w_keyword·keyword + w_date·date decides what is selected;
+    score = relevance + w_recency·recency + w_importance·importance + w_pinned·pinned orders it."""
+
+    w_similarity: float = 1.0
+    """Kept for old config files: similarity always counts fully in relevance."""
+    w_keyword: float = 0.35
+    """Weight of the IDF-weighted share of the query's words found in the memory."""
+    w_date: float = 0.3
+    """Weight of a date match: the memory's date falls in a month the query names."""
+    w_recency: float = 0.04
+    """Orders only: the later of two relevant statements first (relative to the newest candidate)."""
+    w_importance: float = 0.04
+    """Orders only."""
     w_pinned: float = 0.05
     half_life_days: float = 30.0
-    """Recency halves every this many days since last access."""
-    high: float = 0.55
-    """Everything scoring at least this is selected."""
+    """Recency halves for every this many days a candidate is older than the newest one."""
+    high: float = 0.62
+    """Everything this relevant (and passing the gates below) is selected."""
     floor: float = 0.42
-    """Nothing scoring below this is selected."""
+    """Nothing less relevant than this is selected."""
+    min_lift: float = 0.12
+    """A selected memory is at least this much more relevant than the query's background
+    (the median similarity of its nearest neighbours)."""
+    margin: float = 0.18
+    """A selected memory is at most this much less relevant than the best match."""
     middle_k: int = 3
     """How many from the band between floor and high are taken."""
     min_similarity: float = 0.35
-    """A memory whose similarity is below this and has no keyword match is rejected as unrelated."""
+    """Kept for old config files (the background gate replaced it)."""
     min_coverage: float = 0.6
     """Below this share of known tokens (e.g. Chinese for an English-only embedder) similarity falls back to keyword overlap."""
-    knn_k: int = 24
+    knn_k: int = 40
     """Vector neighbours fetched per query."""
-    keyword_k: int = 24
+    keyword_k: int = 40
     """FTS matches fetched per query."""
 
 

@@ -129,11 +129,14 @@ class Signals:
     recency: float = 0.0
     importance: float = 0.0
     pinned: float = 0.0
+    date: float = 0.0
+    """1 when the memory's date falls in a month the query names ("what did I do in June?")."""
 
     def as_dict(self) -> dict[str, float]:
         return {
             "similarity": round(self.similarity, 4),
             "keyword": round(self.keyword, 4),
+            "date": round(self.date, 4),
             "recency": round(self.recency, 4),
             "importance": round(self.importance, 4),
             "pinned": round(self.pinned, 4),
@@ -150,6 +153,8 @@ class Candidate:
     routes: tuple[str, ...] = ()
     selected: bool = False
     reason: str = ""
+    relevance: float = 0.0
+    """What decides selection (similarity, keyword, date); `score` adds what only orders."""
 
 
 @dataclass

@@ -3,7 +3,7 @@
 import math
 
 from memchat.config import RecallSettings
-from memchat.memory.scoring import DAY, keyword_overlap, recency, score, select
+from memchat.memory.scoring import DAY, idf, keyword_overlap, recency, relevance, score, select, signals_for
 from memchat.types import Candidate, Memory, Signals
 
 SETTINGS = RecallSettings()
@@ -14,21 +14,33 @@ def memory(i, content="x", pinned=False, status="active", importance=0.5):
 
 
 def candidate(i, value, similarity=0.6, keyword=0.0, **kw):
-    return Candidate(memory(i, **kw), Signals(similarity=similarity, keyword=keyword), value)
+    return Candidate(memory(i, **kw), Signals(similarity=similarity, keyword=keyword), value, relevance=value)
 
 
-def test_recency_halves_every_half_life():
-    now = 1_000 * DAY
-    assert recency(now, now, 30) == 1.0
-    assert math.isclose(recency(now - 30 * DAY, now, 30), 0.5)
-    assert math.isclose(recency(now - 60 * DAY, now, 30), 0.25)
+def test_recency_halves_every_half_life_behind_the_newest_candidate():
+    newest = 1_000 * DAY
+    assert recency(newest, newest, 30) == 1.0
+    assert math.isclose(recency(newest - 30 * DAY, newest, 30), 0.5)
+    assert math.isclose(recency(newest - 60 * DAY, newest, 30), 0.25)
 
 
-def test_score_is_the_weighted_sum():
-    signals = Signals(similarity=1, keyword=1, recency=1, importance=1, pinned=1)
-    total = SETTINGS.w_similarity + SETTINGS.w_keyword + SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
-    assert math.isclose(score(signals, SETTINGS), total)
+def test_relevance_decides_and_the_rest_only_orders():
+    signals = Signals(similarity=0.5, keyword=1, date=1, recency=1, importance=1, pinned=1)
+    assert math.isclose(relevance(signals, SETTINGS), 0.5 + SETTINGS.w_keyword + SETTINGS.w_date)
+    extra = SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
+    assert math.isclose(score(signals, SETTINGS), relevance(signals, SETTINGS) + extra)
     assert score(Signals(), SETTINGS) == 0
+    assert extra < SETTINGS.high - SETTINGS.floor, "ordering signals must not be able to lift a memory over a gate"
+
+
+def test_the_same_query_selects_the_same_memories_a_day_or_a_year_later():
+    """Selection never looks at the wall clock: only relevance and the other candidates."""
+    old = Memory(1, "fact", "The user is allergic to penicillin.", "user", "", 0.7, 0.8, 0.0, 0.0, 0.0)
+    for newest in (1 * DAY, 365 * DAY):
+        sig = signals_for(old, 0.7, 0.5, date=0.0, newest=newest, settings=SETTINGS)
+        ranked = select([Candidate(old, sig, score(sig, SETTINGS), relevance=relevance(sig, SETTINGS))],
+                        SETTINGS, 1000, len, background=0.2)
+        assert ranked[0].selected, ranked[0].reason
 
 
 def test_keyword_overlap_ignores_stopwords_and_works_for_chinese():
@@ -37,9 +49,28 @@ def test_keyword_overlap_ignores_stopwords_and_works_for_chinese():
     assert keyword_overlap("what about it", "anything") == 0.0
 
 
+def test_rare_query_words_weigh_more_than_common_ones():
+    weights = {"dog": idf(1, 100), "name": idf(60, 100)}
+    assert keyword_overlap("What is my dog's name?", "Pixel the dog", weights) > 0.8
+    assert keyword_overlap("What is my dog's name?", "My name is Kofi", weights) < 0.2
+
+
+def test_a_question_that_only_matches_the_background_recalls_nothing():
+    ranked = select([candidate(1, 0.5), candidate(2, 0.48)], SETTINGS, 10_000, len, background=0.45)
+    assert not any(c.selected for c in ranked)
+    assert ranked[0].reason.startswith("unrelated")
+
+
+def test_far_below_the_best_match_is_not_selected():
+    ranked = select([candidate(1, 0.9), candidate(2, 0.5)], SETTINGS, 10_000, len, background=0.1)
+    by_id = {c.memory.id: c for c in ranked}
+    assert by_id[1].selected and not by_id[2].selected
+    assert by_id[2].reason.startswith("far below the best match")
+
+
 def test_dynamic_selection_takes_high_some_middle_none_below_floor():
-    high = [candidate(i, 0.8) for i in range(1, 4)]
-    middle = [candidate(i, 0.5) for i in range(10, 16)]
+    high = [candidate(i, SETTINGS.high + 0.05) for i in range(1, 4)]
+    middle = [candidate(i, SETTINGS.high - 0.01) for i in range(10, 16)]
     low = [candidate(99, 0.2)]
     ranked = select(high + middle + low, SETTINGS, 10_000, len)
     chosen = {c.memory.id for c in ranked if c.selected}
@@ -52,8 +83,8 @@ def test_dynamic_selection_takes_high_some_middle_none_below_floor():
 
 
 def test_unrelated_candidates_are_rejected_even_with_high_importance():
-    ranked = select([candidate(1, 0.5, similarity=0.1)], SETTINGS, 10_000, len)
-    assert not ranked[0].selected and ranked[0].reason.startswith("unrelated")
+    ranked = select([candidate(1, 0.3, similarity=0.1, importance=1.0)], SETTINGS, 10_000, len)
+    assert not ranked[0].selected and ranked[0].reason.startswith("below floor")
 
 
 def test_budget_cut_and_status_reasons():

@@ -230,6 +230,31 @@ class MemoryStore:
         )
         return [(r["rowid"], 1.0 - r["distance"]) for r in rows]
 
+    def term_frequencies(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(rows in the index, {term: rows containing it}) for IDF weights."""
+        total = int(self.db.scalar("SELECT COUNT(*) FROM memories"))
+        if not terms:
+            return total, {}
+        marks = ",".join("?" * len(terms))
+        rows = self.db.rows(f"SELECT term, doc FROM memories_fts_vocab WHERE term IN ({marks})", list(terms))
+        return total, {r["term"]: int(r["doc"]) for r in rows}
+
+    def in_months(self, months: Sequence[tuple[int | None, int]], limit: int = 60) -> list[int]:
+        """Active memories and episodes whose date (the one they talk about, else when they were said)
+        falls in one of these (year or any year, month)."""
+        if not months:
+            return []
+        clauses, params = [], []
+        for year, month in months:
+            clauses.append("(CAST(strftime('%m', day, 'unixepoch', 'localtime') AS INTEGER) = ?"
+                           + (" AND CAST(strftime('%Y', day, 'unixepoch', 'localtime') AS INTEGER) = ?)" if year else ")"))
+            params.extend([month, year] if year else [month])
+        rows = self.db.rows(
+            "WITH dated AS (SELECT id, COALESCE(event_at, created_at) AS day FROM memories WHERE status = 'active') "
+            f"SELECT id FROM dated WHERE {' OR '.join(clauses)} ORDER BY day LIMIT ?", [*params, limit]
+        )
+        return [r["id"] for r in rows]
+
     def common_terms(self, terms: Sequence[str], share: float) -> set[str]:
         """Terms found in more than `share` of all memories: they rank nothing and cost a full scan."""
         if not terms:

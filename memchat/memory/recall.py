@@ -1,28 +1,31 @@
-"""Hybrid recall: vector KNN, FTS5 keywords, attribute match and pinned items, merged.
+"""Hybrid recall over typed memories and episodes: vector KNN, FTS5 keywords, attribute
+match, month match and pinned items, merged, scored and selected (see `scoring`).
 
-Each route proposes memory ids; the union is scored with `scoring.score` and
-selected dynamically. When the embedding model does not know most of the
-query's tokens (Chinese for all-MiniLM-L6-v2: they become [UNK]), the vector
-similarity means nothing, so keyword overlap stands in for it and the
-candidate's routes say `lexical-similarity`. Every candidate carries which routes found it, its
-signals and the reason for the decision, so `memchat recall --json` and the
-inspector can show exactly why something was (not) recalled.
+Typed memories and episodes (what the user said, as said) share one table and its
+indexes, so every route searches both and the candidate table shows both, each with
+its date. When the embedding model does not know most of the query's tokens (Chinese
+for all-MiniLM-L6-v2: they become [UNK]), the vector similarity means nothing, so
+keyword overlap stands in for it and the candidate's routes say `lexical-similarity`.
+Every candidate carries the routes that found it, its signals and the reason for the
+decision, so `memchat recall --json` and the inspector can show exactly why.
 """
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 import numpy as np
 
 from memchat.config import RecallSettings
 from memchat.memory.items import MemoryStore
-from memchat.memory.scoring import score, select, signals_for
-from memchat.memory.terms import search_terms
-from memchat.types import Candidate
-
+from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
+from memchat.memory.terms import query_terms, search_terms
+from memchat.memory.timeexpr import query_months
+from memchat.types import Candidate, Memory
 
 ATTRIBUTE_MATCH = 0.5
 """Keyword signal of a memory whose attribute key is a word of the query."""
@@ -34,10 +37,17 @@ class RecallResult:
     candidates: list[Candidate]
     embed_ms: float
     search_ms: float
+    background: float = 0.0
+    """The query's background similarity: the median of its nearest neighbours'."""
 
     @property
     def selected(self) -> list[Candidate]:
         return [c for c in self.candidates if c.selected]
+
+
+def _in_months(memory: Memory, months: list[tuple[int | None, int]]) -> bool:
+    moment = datetime.fromtimestamp(memory.event_at if memory.event_at is not None else memory.created_at)
+    return any(moment.month == month and (year is None or moment.year == year) for year, month in months)
 
 
 class Recaller:
@@ -56,6 +66,7 @@ class Recaller:
         touch: bool = True,
     ) -> RecallResult:
         now = time.time() if now is None else now
+        settings = self.settings
         started = time.perf_counter()
         if vector is None:
             vector = self.memories.embedder.embed([query])[0] if query.strip() else None
@@ -63,13 +74,16 @@ class Recaller:
         routes: dict[int, list[str]] = {}
         similarity: dict[int, float] = {}
         if vector is not None:
-            for memory_id, sim in self.memories.knn(vector, self.settings.knn_k):
+            for memory_id, sim in self.memories.knn(vector, settings.knn_k):
                 routes.setdefault(memory_id, []).append("vector")
                 similarity[memory_id] = sim
-        for memory_id, _rank in self.memories.keyword(query, self.settings.keyword_k):
+        for memory_id, _rank in self.memories.keyword(query, settings.keyword_k):
             routes.setdefault(memory_id, []).append("keyword")
         for memory_id in self.memories.by_attributes([t for t in search_terms(query) if len(t) > 2]):
             routes.setdefault(memory_id, []).append("attribute")
+        months = query_months(query)
+        for memory_id in self.memories.in_months(months):
+            routes.setdefault(memory_id, []).append("date")
         for memory in self.memories.pinned():
             routes.setdefault(memory.id, []).append("pinned")
 
@@ -80,23 +94,34 @@ class Recaller:
             for memory_id, blob in self.memories.vectors(missing).items():
                 similarity[memory_id] = float(np.frombuffer(blob, dtype=np.float32) @ query_vec)
 
-        semantic = self.memories.embedder.coverage(query) >= self.settings.min_coverage
+        semantic = self.memories.embedder.coverage(query) >= settings.min_coverage
+        background = statistics.median(similarity.values()) if semantic and similarity else 0.0
+        weights = self._idf(query)
+        live = [m for m in found.values() if m.status not in ("deleted", "archived")
+                and not (m.expires_at and m.expires_at <= now)]
+        newest = max((m.created_at for m in live), default=now)
         candidates = []
-        for memory_id, memory in found.items():
-            if memory.status in ("deleted", "archived") or (memory.expires_at and memory.expires_at <= now):
-                continue
-            signals = signals_for(memory, similarity.get(memory_id, 0.0), query, now, self.settings)
-            if "attribute" in routes[memory_id]:  # the query names the memory's key ("my job?" → job)
-                signals = replace(signals, keyword=max(signals.keyword, ATTRIBUTE_MATCH))
+        for memory in live:
+            keyword = keyword_overlap(query, memory.content, weights)
+            if "attribute" in routes[memory.id]:  # the query names the memory's key ("my job?" → job)
+                keyword = max(keyword, ATTRIBUTE_MATCH)
+            date = 1.0 if months and _in_months(memory, months) else 0.0
+            signals = signals_for(memory, similarity.get(memory.id, 0.0), keyword, date=date, newest=newest,
+                                  settings=settings)
             if not semantic:
                 signals = replace(signals, similarity=signals.keyword)
-                routes[memory_id].append("lexical-similarity")
+                routes[memory.id].append("lexical-similarity")
             candidates.append(
-                Candidate(memory=memory, signals=signals, score=score(signals, self.settings),
-                          routes=tuple(routes[memory_id]))
+                Candidate(memory=memory, signals=signals, score=score(signals, settings),
+                          routes=tuple(routes[memory.id]), relevance=relevance(signals, settings))
             )
-        ranked = select(candidates, self.settings, token_limit, count_tokens)
+        ranked = select(candidates, settings, token_limit, count_tokens, background=background)
         if touch:
             self.memories.touch([c.memory.id for c in ranked if c.selected and not c.memory.pinned], now)
         done = time.perf_counter()
-        return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000)
+        return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000, background)
+
+    def _idf(self, query: str) -> dict[str, float]:
+        terms = query_terms(query)
+        total, frequencies = self.memories.term_frequencies(terms)
+        return {t: idf(frequencies.get(t, 0), total) for t in terms}
