@@ -155,6 +155,8 @@ class Candidate:
     reason: str = ""
     relevance: float = 0.0
     """What decides selection (similarity, keyword, date); `score` adds what only orders."""
+    group: int = 0
+    """Which part of a compound question it answers best (0: the whole question)."""
 
 
 @dataclass

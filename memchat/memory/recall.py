@@ -24,11 +24,14 @@ from memchat.config import RecallSettings
 from memchat.memory.items import MemoryStore
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.terms import query_terms, search_terms
+from memchat.memory.query import sub_queries
 from memchat.memory.timeexpr import query_months
 from memchat.types import Candidate, Memory
 
 ATTRIBUTE_MATCH = 0.5
 """Keyword signal of a memory whose attribute key is a word of the query."""
+EPISODE_PREFERENCE = 0.05
+"""How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
 
 @dataclass
@@ -50,6 +53,23 @@ def _in_months(memory: Memory, months: list[tuple[int | None, int]]) -> bool:
     return any(moment.month == month and (year is None or moment.year == year) for year, month in months)
 
 
+def same_statements(candidates: list[Candidate]) -> dict[int, int]:
+    """A typed memory and the episode it came from, both found: one stands for both. The typed memory
+    (the one a person can pin, edit and see superseded) unless the episode, in the user's own words,
+    is clearly more relevant; a pinned memory always stands (it is in the prompt anyway)."""
+    by_id = {c.memory.id: c for c in candidates}
+    duplicates: dict[int, int] = {}
+    for typed in candidates:
+        origin = by_id.get(typed.memory.origin_id) if typed.memory.origin_id is not None else None
+        if origin is None or typed.memory.status != "active" or origin.memory.status != "active":
+            continue
+        typed_wins = typed.memory.pinned or typed.relevance >= origin.relevance - EPISODE_PREFERENCE
+        keep, drop = (typed, origin) if typed_wins else (origin, typed)
+        if drop.memory.id not in duplicates and keep.memory.id not in duplicates:
+            duplicates[drop.memory.id] = keep.memory.id
+    return duplicates
+
+
 class Recaller:
     def __init__(self, memories: MemoryStore, settings: RecallSettings) -> None:
         self.memories = memories
@@ -68,15 +88,22 @@ class Recaller:
         now = time.time() if now is None else now
         settings = self.settings
         started = time.perf_counter()
-        if vector is None:
-            vector = self.memories.embedder.embed([query])[0] if query.strip() else None
+        parts = sub_queries(query)
+        vectors: list[list[float]] = []
+        if query.strip():
+            vectors = self.memories.embedder.embed([query, *parts]) if vector is None or parts else [vector]
+            if vector is not None:
+                vectors[0] = vector
         embedded = time.perf_counter()
         routes: dict[int, list[str]] = {}
         similarity: dict[int, float] = {}
-        if vector is not None:
-            for memory_id, sim in self.memories.knn(vector, settings.knn_k):
-                routes.setdefault(memory_id, []).append("vector")
-                similarity[memory_id] = sim
+        group: dict[int, int] = {}
+        for index, query_vector in enumerate(vectors):
+            for memory_id, sim in self.memories.knn(query_vector, settings.knn_k):
+                if "vector" not in routes.setdefault(memory_id, []):
+                    routes[memory_id].append("vector")
+                if sim > similarity.get(memory_id, -1.0):
+                    similarity[memory_id], group[memory_id] = sim, index
         for memory_id, _rank in self.memories.keyword(query, settings.keyword_k):
             routes.setdefault(memory_id, []).append("keyword")
         for memory_id in self.memories.by_attributes([t for t in search_terms(query) if len(t) > 2]):
@@ -89,20 +116,22 @@ class Recaller:
 
         found = self.memories.many(list(routes))
         missing = [i for i in found if i not in similarity]
-        if missing and vector is not None:
-            query_vec = np.asarray(vector, dtype=np.float32)
+        if missing and vectors:
+            matrix = np.asarray(vectors, dtype=np.float32)
             for memory_id, blob in self.memories.vectors(missing).items():
-                similarity[memory_id] = float(np.frombuffer(blob, dtype=np.float32) @ query_vec)
+                sims = matrix @ np.frombuffer(blob, dtype=np.float32)
+                similarity[memory_id], group[memory_id] = float(sims.max()), int(sims.argmax())
 
         semantic = self.memories.embedder.coverage(query) >= settings.min_coverage
         background = statistics.median(similarity.values()) if semantic and similarity else 0.0
         weights = self._idf(query)
+        texts = [query, *parts]
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
         newest = max((m.created_at for m in live), default=now)
         candidates = []
         for memory in live:
-            keyword = keyword_overlap(query, memory.content, weights)
+            keyword = max(keyword_overlap(text, memory.content, weights) for text in texts)
             if "attribute" in routes[memory.id]:  # the query names the memory's key ("my job?" → job)
                 keyword = max(keyword, ATTRIBUTE_MATCH)
             date = 1.0 if months and _in_months(memory, months) else 0.0
@@ -113,11 +142,14 @@ class Recaller:
                 routes[memory.id].append("lexical-similarity")
             candidates.append(
                 Candidate(memory=memory, signals=signals, score=score(signals, settings),
-                          routes=tuple(routes[memory.id]), relevance=relevance(signals, settings))
+                          routes=tuple(routes[memory.id]), relevance=relevance(signals, settings),
+                          group=group.get(memory.id, 0))
             )
-        ranked = select(candidates, settings, token_limit, count_tokens, background=background)
-        if touch:
-            self.memories.touch([c.memory.id for c in ranked if c.selected and not c.memory.pinned], now)
+        duplicates = same_statements(candidates)
+        ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates)
+        if touch:  # a memory whose episode was recalled in its stead was recalled too
+            used = {c.memory.id for c in ranked if c.selected and not c.memory.pinned}
+            self.memories.touch(sorted(used | {d for d, keeper in duplicates.items() if keeper in used}), now)
         done = time.perf_counter()
         return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000, background)
 

@@ -94,17 +94,29 @@ def select(
     count_tokens: Callable[[str], int],
     *,
     background: float = 0.0,
+    duplicates: Mapping[int, int] | None = None,
 ) -> list[Candidate]:
-    """Mark each candidate selected or not, with a reason; returns them best first."""
-    ranked = sorted(candidates, key=lambda c: (-c.score, c.memory.id))
-    live = [c.relevance for c in ranked if c.memory.status == "active" and not c.memory.pinned]
-    best = max(live, default=0.0)
+    """Mark each candidate selected or not, with a reason; returns them best first.
+
+    `duplicates` maps a memory id to the candidate that says the same thing (a typed memory and
+    the episode it was distilled from): those are rejected and listed last, so the prompt and the
+    top of the table hold different statements.
+    """
+    duplicates = duplicates or {}
+    ranked = sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score, c.memory.id))
+    best: dict[int, float] = {}  # per part of a compound question: each part has its own best answer
+    for c in ranked:
+        if c.memory.status == "active" and not c.memory.pinned and c.memory.id not in duplicates:
+            best[c.group] = max(best.get(c.group, 0.0), c.relevance)
     used = 0
     middle_taken = 0
     result: list[Candidate] = []
     for candidate in ranked:
         memory = candidate.memory
-        decided = _reject_reason(memory, candidate.relevance, best, background, settings)
+        if memory.id in duplicates:
+            result.append(replace(candidate, selected=False, reason=f"same statement as #{duplicates[memory.id]}"))
+            continue
+        decided = _reject_reason(memory, candidate.relevance, best.get(candidate.group, 0.0), background, settings)
         if decided is None and memory.pinned:
             result.append(replace(candidate, selected=True, reason="pinned: always in the prompt"))
             continue

@@ -35,6 +35,7 @@ from memchat.memory.rules import (
     is_durable_statement,
     is_question,
     sentences,
+    topic_parts,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.timeexpr import first_time
@@ -209,6 +210,6 @@ class MemoryWriter:
         if semantic:
             vector = self.memories.embedder.embed([topic])[0]
             close = {i for i, sim in self.memories.knn(vector, 10) if sim >= FORGET_SIMILARITY}
-        worded = {i for i, _ in self.memories.keyword(topic, 20, every=True)}
+        worded = {i for part in topic_parts(topic) for i, _ in self.memories.keyword(part, 50, every=True)}
         found = self.memories.many(sorted(close | worded))
         return [m for m in found.values() if m.status in ("active", "pending", "superseded")]
