@@ -72,11 +72,11 @@ def main() -> int:
     cases = collect(engine, embedder)
     base = RecallSettings()
     results = []
-    grid = itertools.product((0.3, 0.36, 0.42, 0.48), (0.55, 0.65, 0.75), (0.0, 0.1, 0.2), (0.15, 0.25, 0.4),
-                             (3,), (0.35, 0.5, 0.7), (0.04, 0.1))
-    for floor, high, lift, margin, middle_k, w_kw, w_rec in grid:
+    grid = itertools.product((0.36, 0.42, 0.48), (0.6, 0.75), (0.0, 0.1, 0.2), (0.15, 0.25, 0.4),
+                             (3,), (0.35, 0.5), (0.04, 0.1), (0.0, 0.15, 0.3), (0.15, 0.3))
+    for floor, high, lift, margin, middle_k, w_kw, w_rec, w_slot, w_date in grid:
         settings = replace(base, floor=floor, high=high, min_lift=lift, margin=margin, middle_k=middle_k,
-                           w_keyword=w_kw, w_recency=w_rec)
+                           w_keyword=w_kw, w_recency=w_rec, w_slot=w_slot, w_date=w_date)
         positive, never, rates = evaluate(cases, settings, engine.count)
         results.append((positive + never, positive, never, settings, rates))
     results.sort(key=lambda r: -r[0])
@@ -85,6 +85,7 @@ def main() -> int:
     for objective, positive, never, s, rates in results[: args.top]:
         print(f"positive {positive:.3f} never {never:.3f} floor={s.floor} high={s.high} min_lift={s.min_lift} "
               f"margin={s.margin} middle_k={s.middle_k} w_keyword={s.w_keyword} w_recency={s.w_recency} "
+              f"w_slot={s.w_slot} w_date={s.w_date} "
               + " ".join(f"{k}={v:.2f}" for k, v in sorted(rates.items())))
     return 0
 

@@ -72,7 +72,7 @@ class BudgetSettings:
 
 @dataclass
 class RecallSettings:
-    """relevance = similarity + w_keyword·keyword + w_date·date decides what is selected;
+    """relevance = similarity + w_keyword·keyword + w_date·date + w_slot·slot decides what is selected;
     score = relevance + w_recency·recency + w_importance·importance + w_pinned·pinned orders it."""
 
     w_similarity: float = 1.0
@@ -81,6 +81,8 @@ class RecallSettings:
     """Weight of the IDF-weighted share of the query's words found in the memory."""
     w_date: float = 0.3
     """Weight of a date match: the memory's date falls in a month the query names."""
+    w_slot: float = 0.15
+    """Weight of a slot match: the question asks for what the memory is about (home, job, pet…)."""
     w_recency: float = 0.04
     """Orders only: the later of two relevant statements first (relative to the newest candidate)."""
     w_importance: float = 0.04

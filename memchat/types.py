@@ -130,13 +130,17 @@ class Signals:
     importance: float = 0.0
     pinned: float = 0.0
     date: float = 0.0
-    """1 when the memory's date falls in a month the query names ("what did I do in June?")."""
+    """1 when the memory's date falls in a month the query names ("what did I do in June?"); 0.5 when
+    the query asks "when…" and the memory carries a date."""
+    slot: float = 0.0
+    """1 when the question asks for the slot the memory fills ("where do I live?" → home)."""
 
     def as_dict(self) -> dict[str, float]:
         return {
             "similarity": round(self.similarity, 4),
             "keyword": round(self.keyword, 4),
             "date": round(self.date, 4),
+            "slot": round(self.slot, 4),
             "recency": round(self.recency, 4),
             "importance": round(self.importance, 4),
             "pinned": round(self.pinned, 4),
@@ -278,6 +282,10 @@ class MemoryDraft:
     event_text: str = ""
     event_grain: str = ""
     origin_id: int | None = None
+    change: bool = False
+    """Switch language ("switched to", "instead", "换成"): replaces a value of a many-valued slot."""
+    retirement: bool = False
+    """Retirement language ("sold", "quit", "no longer", "不再"): the value it names is over."""
 
 
 def format_day(ts: float, grain: str = "day") -> str:

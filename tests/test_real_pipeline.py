@@ -111,7 +111,7 @@ def test_ask_json_in_a_script(cli_home, tmp_path):
     recall = json.loads(_memchat("recall", "which colour do I like best?", "--json", home=cli_home, db=db).stdout)
     top = recall["candidates"][0]
     assert "teal" in top["content"] and top["selected"]
-    assert set(top["signals"]) == {"similarity", "keyword", "date", "recency", "importance", "pinned"}
+    assert set(top["signals"]) == {"similarity", "keyword", "date", "slot", "recency", "importance", "pinned"}
 
 
 def test_cli_errors_are_one_line_with_a_fix(cli_home, tmp_path):

@@ -70,12 +70,13 @@ def test_notes_catch_standing_instructions_in_both_languages():
 
 
 def test_distill_makes_third_person_typed_drafts():
-    draft = draft_from_sentence("Actually I switched jobs, I now work at Brightline.", session_id=1, message_id=2)
-    assert draft.content == "The user switched jobs, the user now works at Brightline."
+    draft = draft_from_sentence("I now work at Brightline.", session_id=1, message_id=2, correction=True)
+    assert draft.content == "The user now works at Brightline."
     assert (draft.kind, draft.attribute, draft.correction) == ("fact", "employer", True)
-    assert guess_key("My dog is called Pixel.") == ("pet", "relation")
-    assert guess_key("My favourite colour is green.")[0] == "favourite_colour"
-    assert guess_key("I love hiking.")[0] == "likes"
+    assert guess_key("My dog is called Pixel.") == ("user", "pet", "fact")
+    assert guess_key("My mum Saule lives in Almaty.") == ("mum", "home", "relation")
+    assert guess_key("I love hiking.")[1] == "likes"
+    assert draft_from_sentence("Free time is a thing of the past.", session_id=None, message_id=None) is None
 
 
 def test_terms_split_chinese_into_bigrams_and_stem_english():

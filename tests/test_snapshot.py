@@ -28,7 +28,7 @@ def test_export_json_round_trips_the_turn(tmp_path):
     assert data["budget"]["prompt_tokens"] == assembled.budget.prompt_tokens == finished.tokens_in
     assert [b["name"] for b in data["budget"]["blocks"]] == [b.name for b in assembled.budget.blocks]
     assert [c["id"] for c in data["candidates"]] == [c.memory.id for c in recalled.candidates]
-    assert data["candidates"][0]["signals"].keys() == {"similarity", "keyword", "date", "recency", "importance", "pinned"}
+    assert data["candidates"][0]["signals"].keys() == {"similarity", "keyword", "date", "slot", "recency", "importance", "pinned"}
     assert data["reply"] == "Pixel, of course." and data["tokens"]["out"] == finished.tokens_out
     assert data["model"]["name"] == "fake-engine" and len(data["model"]["sha256"]) == 64
     assert data["sampling"]["seed"] == 42

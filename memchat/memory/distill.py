@@ -1,10 +1,14 @@
-"""Turn a first-person statement into a typed, self-contained memory draft. Pure.
+"""Turn one clause the user said into a typed, self-contained memory draft. Pure.
 
-"I moved to Porto last week." → fact, key user.home_city,
-"The user moved to Porto last week." The attribute key is what conflict
-detection compares: two active memories with the same key and different
-content are a contradiction, the newer one wins. Some keys hold many values
-(allergies, hobbies, likes) and never supersede each other.
+"We moved to Astana yesterday." → fact, key user.home, "The user moved to Astana
+yesterday." The key (subject, slot) is what conflict detection compares: a new value
+of a single-valued slot supersedes the old one; a multi-valued slot only loses a value
+to explicit change or retirement language ("I sold my ukulele", "switched to Korean").
+
+A clause becomes a typed memory only when it fills a slot of the catalogue (`slots`),
+states a dated event, or states a lasting like or dislike; anything else the user said
+stays an episode, kept as said. That is what keeps feelings, fragments and filler
+("Huge news!", "Free time is a thing of the past") out of the typed layer.
 """
 
 from __future__ import annotations
@@ -12,103 +16,121 @@ from __future__ import annotations
 import re
 
 from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
+from memchat.memory.slots import MULTI_VALUED, SLOTS, Slot, slot_of
+from memchat.memory.timeexpr import first_time
 from memchat.types import MemoryDraft
 
+__all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_retirement", "third_person"]
+
 _RELATIVES = (
-    "partner|wife|husband|girlfriend|boyfriend|brother|sister|mother|father|mom|mum|dad|son|daughter|friend|"
-    "boss|ex-boss|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|neighbour|neighbor"
+    "partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|brother|sister|mother|father|mom|mum|mam|dad|son|daughter|"
+    "friend|best friend|boss|ex-boss|manager|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
+    "cousin|neighbour|neighbor|eldest|youngest|kids?|children|parents|in-laws|sister-in-law|brother-in-law"
 )
-_POSSESSIVE = re.compile(rf"^\s*(?:my|our) ({_RELATIVES})\b", re.IGNORECASE)
-_CN_POSSESSIVE = re.compile(r"^\s*我(妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|朋友|同事|老板)")
+_POSSESSIVE = re.compile(rf"^\s*(?:my|our) (?:\w+ )?({_RELATIVES})\b", re.IGNORECASE)
+_CN_POSSESSIVE = re.compile(r"^\s*(?:我|我们)?(?:的)?(妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|"
+                            r"女儿|儿子|男朋友|女朋友|朋友|同事|老板|领导|组长)")
+_NAMED_POSSESSIVE = re.compile(r"^\s*([A-Z][a-z]+)'s (?!been\b|got\b|gone\b)")
 HEDGED_CONFIDENCE = 0.45
 """Confidence of a statement the user is unsure of ("maybe", "I think"): it cannot overwrite a firm one."""
-_FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b", re.IGNORECASE)
 
-# (pattern, attribute, kind) — first match wins; order from specific to generic.
-_KEYS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r"\b(my name is|i'm called|i am called|call me)\b|我叫|我的名字", re.IGNORECASE), "name", "fact"),
-    (re.compile(r"\b(live in|living in|moved to|moved from|relocated|based in|my home is)\b|我住在|搬到|住在", re.IGNORECASE), "home_city", "fact"),
-    (re.compile(r"\b(works? (at|for)|working (at|for)|employer|joined|switched jobs|new job)\b|我在.+工作|公司", re.IGNORECASE), "employer", "fact"),
-    (re.compile(r"\b(works? as|job is|profession|teacher|nurse|engineer|developer|doctor|designer|lawyer|"
-                r"accountant|architect|chef|student|researcher)\b", re.IGNORECASE), "job", "fact"),
-    (re.compile(r"\ballergic|allergy\b|过敏", re.IGNORECASE), "allergy", "preference"),
-    (re.compile(r"\b(vegetarian|vegan|don'?t eat|do not eat|can'?t eat|diet)\b|不吃|吃素", re.IGNORECASE), "diet", "preference"),
-    (re.compile(r"\b(drink|coffee|tea|espresso|latte|beer|wine)\b|喝|茶|咖啡", re.IGNORECASE), "drink", "preference"),
-    (re.compile(r"\b(birthday|born on|born in)\b|生日", re.IGNORECASE), "birthday", "fact"),
-    (re.compile(r"\b(wife|husband|partner|girlfriend|boyfriend|fiancee?)\b|老婆|老公|妻子|丈夫", re.IGNORECASE), "partner", "relation"),
-    (re.compile(r"\b(dog|cat|puppy|kitten|pet|parrot|hamster)\b|狗|猫|宠物", re.IGNORECASE), "pet", "relation"),
-    (re.compile(r"\b(daughter|son|kids?|children)\b|女儿|儿子|孩子", re.IGNORECASE), "children", "relation"),
-    (re.compile(r"\b(sister|brother|mother|father|mom|dad|mum)\b|妹妹|姐姐|哥哥|弟弟|妈妈|爸爸", re.IGNORECASE), "family", "relation"),
-    (re.compile(r"\b(drive|car)\b|开车|车", re.IGNORECASE), "car", "fact"),
-    (re.compile(r"\b(speak|language|fluent)\b|说.+语", re.IGNORECASE), "language", "fact"),
-    (re.compile(r"\b(answer|reply|respond|format|bullet points?)\b|回答|回复", re.IGNORECASE), "reply_style", "preference"),
-    (re.compile(r"\b(trip|travel|flying|visit|vacation|holiday)\b|旅行|旅游|出差", re.IGNORECASE), "travel", "event"),
-    (re.compile(r"\b(wake up|get up|bed|sleep)\b|起床|睡觉", re.IGNORECASE), "routine", "preference"),
-    (re.compile(r"\b(gym)\b|健身房", re.IGNORECASE), "gym_schedule", "preference"),
-    (re.compile(r"\b(run|running|cycle|cycling|swim|yoga|football|tennis|sport)\b|跑步|健身|游泳", re.IGNORECASE), "sport", "preference"),
-    (re.compile(r"\b(like|love|enjoy|prefer|favou?rite|hate|dislike)\b|喜欢|讨厌|爱", re.IGNORECASE), "likes", "preference"),
-]
-
-MULTI_VALUED = frozenset(
-    {"allergy", "likes", "language", "family", "children", "pet", "travel", "sport", "diet", "routine", "drink", "reply_style"}
+LIKES = re.compile(r"^\s*(?:i|we)\s+(?:really |absolutely |just |still |also )?(?:love|like|enjoy|prefer|hate|"
+                   r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
+_CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较)?(?:喜欢|爱|讨厌|受不了)")
+CHANGE = re.compile(
+    r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|"
+    r"now (?:on|doing|learning|playing|into)|back to)\b|换成|换到|换了|改成|改学|改去|转而",
+    re.IGNORECASE,
 )
-"""Keys that hold many values at once: a new one is added beside the old, never superseding it."""
-_EVENT = re.compile(r"\b(next|tomorrow|on (mon|tues|wednes|thurs|fri|satur|sun)day|in (january|february|march|april|may|june|july|august|september|october|november|december)|\d{4}-\d{2}-\d{2}|will|going to|plan)\b|下周|明天|下个月", re.IGNORECASE)
+"""Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
+RETIREMENT = re.compile(
+    r"\b(?:sold|got rid of|gave up|quit|stopped|no longer|not .{1,30} any ?more|left|broke up|split up|"
+    r"gave away|retired from|don'?t .{1,20} any ?more)\b|卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|"
+    r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳)了",
+    re.IGNORECASE,
+)
 
 _SWAPS = [
-    (r"\bI am\b", "the user is"), (r"\bI'm\b", "the user is"), (r"\bIm\b", "the user is"),
-    (r"\bI've\b", "the user has"), (r"\bI'd\b", "the user would"), (r"\bI'll\b", "the user will"),
-    (r"\bI was\b", "the user was"), (r"\bI\b", "the user"), (r"\bmy\b", "the user's"),
-    (r"\bme\b", "the user"), (r"\bmine\b", "the user's"), (r"\bmyself\b", "the user"),
+    (r"\bI am\b", "the user is"), (r"\bI'm\b", "the user is"), (r"\bwe're\b", "the user is"),
+    (r"\bwe are\b", "the user is"), (r"\bI've\b", "the user has"), (r"\bwe've\b", "the user has"),
+    (r"\bI'd\b", "the user would"), (r"\bI'll\b", "the user will"), (r"\bwe'll\b", "the user will"),
+    (r"\bI was\b", "the user was"), (r"\bwe were\b", "the user was"), (r"\bI\b", "the user"), (r"\bwe\b", "the user"),
+    (r"\bmy\b", "the user's"), (r"\bour\b", "the user's"), (r"\bme\b", "the user"), (r"\bus\b", "the user"),
+    (r"\bmine\b", "the user's"), (r"\bours\b", "the user's"), (r"\bmyself\b", "the user"), (r"\bourselves\b", "the user"),
 ]
-_VERB_3RD = re.compile(r"\bthe user ((?:now|also|usually|always|never|still|really|mostly|often|sometimes) )?(live|work|love|like|prefer|hate|enjoy|drink|eat|play|speak|own|drive|have|want|"
-                       r"use|go|cycle|run|swim|need|study|plan|travel|wake|get|visit|dislike|take|read|watch|listen)\b")
-_LEADING = re.compile(r"^\s*(actually|also|oh|well|so|btw|by the way|anyway|and|but|no|yes|ok|okay|fyi|just so you know)[,\s]+", re.IGNORECASE)
+_VERB_3RD = re.compile(
+    r"\bthe user ((?:now|also|usually|always|never|still|really|mostly|often|sometimes|just|only|actually) )?"
+    r"(live|work|love|like|prefer|hate|enjoy|drink|eat|play|speak|own|drive|have|want|use|go|cycle|run|swim|need|"
+    r"study|plan|travel|wake|get|visit|dislike|take|read|watch|listen|teach|ride|walk|commute|learn|do|keep|sing|"
+    r"paint|cook|bake|hike|climb|fish|train|do|carry|miss|know|think|feel|try|hope|spend|help|look|make|call)\b"
+)
 
 
-def _third_person(sentence: str) -> str:
-    text = _LEADING.sub("", sentence.strip())
-    text = re.sub(r"^\s*(please\s+)?(remember|note|keep in mind)( that)?[:,]?\s+", "", text, flags=re.IGNORECASE)
+def third_person(clause: str) -> str:
+    """'I'm allergic to bee stings.' → 'The user is allergic to bee stings.' (Chinese: 我 → 用户)."""
+    text = clause.strip()
     for pattern, replacement in _SWAPS:
         text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
 
     def conjugate(match: re.Match[str]) -> str:
         adverb, verb = match.group(1) or "", match.group(2)
-        third = "has" if verb == "have" else verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s")
+        third = {"have": "has", "do": "does", "go": "goes"}.get(verb)
+        third = third or verb + ("es" if verb.endswith(("sh", "ch", "ss", "x")) else "s")
         return f"the user {adverb}{third}"
 
     text = _VERB_3RD.sub(conjugate, text)
+    first = text.lower().find("the user")
+    if first >= 0:  # "the user sold the user's car" reads "the user sold their car"
+        head, tail = text[: first + 8], text[first + 8:]
+        text = head + re.sub(r"\bthe user's\b", "their", tail, flags=re.IGNORECASE)
     text = re.sub(r"\bthe user don'?t\b", "the user doesn't", text)
     text = re.sub(r"\bthe user do not\b", "the user does not", text)
-    text = text.replace("我", "用户")
+    text = re.sub(r"\bthe user haven'?t\b", "the user hasn't", text)
+    text = re.sub(r"(我们|咱们|我)", "用户", text)
+    text = text.rstrip(" ,;:—–-")
     text = text[:1].upper() + text[1:]
-    if not re.search(r"[.!。！]$", text):
+    if not re.search(r"[.!。！)）\"”]$", text):
         text += "。" if re.search(r"[\u4e00-\u9fff]$", text) else "."
     return text
 
 
-def guess_key(sentence: str) -> tuple[str, str]:
-    """(attribute, kind) by rules; ('', 'fact') when nothing matches."""
-    favourite = _FAVOURITE.search(sentence)
-    if favourite:
-        return f"favourite_{favourite.group(1).lower()}", "preference"
-    for pattern, attribute, kind in _KEYS:
-        if pattern.search(sentence):
-            if kind != "event" and _EVENT.search(sentence) and attribute in {"travel", "likes"}:
-                kind = "event"
-            return attribute, kind
-    generic = re.search(r"\bmy ([a-z]+(?: [a-z]+)?) (is|are|was)\b", sentence, re.IGNORECASE)
-    if generic:
-        return generic.group(1).lower().replace(" ", "_"), "fact"
-    return "", ("event" if _EVENT.search(sentence) else "fact")
+def is_change(clause: str) -> bool:
+    return bool(CHANGE.search(clause))
 
 
-def _possessor(sentence: str, attribute: str) -> str | None:
-    """'My brother Rui lives in Berlin' is about the brother, not the user's own home city."""
-    if attribute not in ("home_city", "employer", "job"):
-        return None
-    match = _POSSESSIVE.match(sentence) or _CN_POSSESSIVE.match(sentence)
-    return match.group(1) if match else None
+def is_retirement(clause: str) -> bool:
+    return bool(RETIREMENT.search(clause))
+
+
+def _person(clause: str) -> str | None:
+    """Who a statement is about when it is not the user: 'My brother Rui lives in Berlin' → brother."""
+    for pattern in (_POSSESSIVE, _CN_POSSESSIVE):
+        match = pattern.match(clause)
+        if match:
+            return match.group(1).lower()
+    named = _NAMED_POSSESSIVE.match(clause)
+    if named:
+        return named.group(1).lower()
+    return named_subject(clause)
+
+
+_ABOUT_A_PERSON = ("home", "employer", "job", "birthday", "health", "allergy", "language", "hobby", "sport", "pet")
+"""Slots that can describe someone else: 'My mum lives in Almaty' is the mum's home, not the user's."""
+
+
+def guess_key(clause: str) -> tuple[str, str, str]:
+    """(subject, slot, kind) by rules; ('user', '', '') when no slot fits."""
+    person = _person(clause)
+    if person:
+        own = next((s for s in SLOTS if s.name in _ABOUT_A_PERSON and s.matches(clause)), None)
+        if own is not None:
+            return person, own.name, "relation" if own.name in ("home", "employer", "job") else own.kind
+    slot: Slot | None = slot_of(clause)
+    if slot is not None:
+        return "user", slot.name, slot.kind
+    if LIKES.search(clause) or _CN_LIKES.search(clause):
+        return "user", "likes", "preference"
+    return "user", "", ""
 
 
 def draft_from_sentence(
@@ -116,26 +138,38 @@ def draft_from_sentence(
     *,
     session_id: int | None,
     message_id: int | None,
+    said_at: float | None = None,
     correction: bool | None = None,
     hedged: bool | None = None,
-) -> MemoryDraft:
-    """A typed draft. `correction` and `hedged` override detection: a clause of a corrected
-    or doubtful sentence is one too ("Maybe I live in Berlin now, I'm not sure")."""
+) -> MemoryDraft | None:
+    """A typed draft, or None when the clause fills no slot and states no dated event.
+
+    `correction` and `hedged` override detection: a clause of a corrected or doubtful
+    sentence is one too ("Maybe I live in Berlin now, I'm not sure")."""
     hedged = is_hedged(sentence) if hedged is None else hedged
-    attribute, kind = guess_key(sentence)
     correction = is_correction(sentence) if correction is None else correction
-    person = named_subject(sentence) or _possessor(sentence, attribute)
-    if person:
-        kind = "relation"
-        attribute = {"employer": "job"}.get(attribute, attribute) if attribute in ("job", "employer", "home_city") else attribute
+    subject, attribute, kind = guess_key(sentence)
+    when = first_time(sentence, said_at) if said_at is not None else None
+    if when is not None and not when.passing and not attribute:  # "Last Friday I did my first solo surgery"
+        kind, attribute = "event", "event"
+    if not attribute:
+        return None
     return MemoryDraft(
         kind=kind,
-        content=_third_person(sentence),
-        subject=person.lower() if person else "user",
+        content=third_person(sentence),
+        subject=subject,
         attribute=attribute,
         importance=rule_importance(sentence, correction),
         confidence=0.9 if correction else (HEDGED_CONFIDENCE if hedged else 0.8),
         source_session=session_id,
         source_message=message_id,
         correction=correction,
+        event_at=when.at.timestamp() if when else None,
+        event_text=when.expression if when else "",
+        event_grain=when.grain if when else "",
     )
+
+
+def multi_valued(attribute: str) -> bool:
+    """Keys outside the catalogue (a hand-added `--key`) hold one value, like most facts."""
+    return attribute in MULTI_VALUED or attribute in ("likes", "event", "possessions")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memchat.memory.rules import contains_secret, is_chit_chat, is_question
+from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
 from memchat.memory.terms import has_cjk
 from memchat.memory.timeexpr import ResolvedTime, first_time
@@ -44,9 +44,18 @@ def _words(text: str) -> int:
     return len(re.findall(r"[^\W\d_]+|\d+", re.sub(r"[\u3400-\u9fff]", " ", text))) + (cjk + 1) // 2
 
 
+_TO_THE_ASSISTANT = re.compile(r"\b(?:you|you're|your|u)\b|你|您", re.IGNORECASE)
+
+
+def _about_the_assistant(sentence: str) -> bool:
+    """'You're so good at this', '你好会安慰人': a remark to the assistant, nothing about the user."""
+    return bool(_TO_THE_ASSISTANT.search(sentence)) and not mentions_the_user(sentence)
+
+
 def kept_sentences(text: str) -> list[str]:
-    """The sentences an episode may keep: no questions, chit-chat or secrets."""
-    return [s for s in split_sentences(text) if not is_question(s) and not is_chit_chat(s) and not contains_secret(s)]
+    """The sentences an episode may keep: no questions, chit-chat, secrets or remarks to the assistant."""
+    return [s for s in split_sentences(text) if not is_question(s) and not is_chit_chat(s)
+            and not contains_secret(s) and not _about_the_assistant(s)]
 
 
 def _stands_alone(sentence: str) -> bool:

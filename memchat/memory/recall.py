@@ -23,13 +23,12 @@ import numpy as np
 from memchat.config import RecallSettings
 from memchat.memory.items import MemoryStore
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
-from memchat.memory.terms import query_terms, search_terms
+from memchat.memory.terms import query_terms
 from memchat.memory.query import sub_queries
-from memchat.memory.timeexpr import query_months
+from memchat.memory.slots import slots_asked
+from memchat.memory.timeexpr import asks_when, query_months
 from memchat.types import Candidate, Memory
 
-ATTRIBUTE_MATCH = 0.5
-"""Keyword signal of a memory whose attribute key is a word of the query."""
 EPISODE_PREFERENCE = 0.05
 """How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
@@ -106,9 +105,11 @@ class Recaller:
                     similarity[memory_id], group[memory_id] = sim, index
         for memory_id, _rank in self.memories.keyword(query, settings.keyword_k):
             routes.setdefault(memory_id, []).append("keyword")
-        for memory_id in self.memories.by_attributes([t for t in search_terms(query) if len(t) > 2]):
-            routes.setdefault(memory_id, []).append("attribute")
+        asked = slots_asked(query)
+        for memory_id in self.memories.by_attributes(asked, limit=40):
+            routes.setdefault(memory_id, []).append("slot")
         months = query_months(query)
+        when = asks_when(query)
         for memory_id in self.memories.in_months(months):
             routes.setdefault(memory_id, []).append("date")
         for memory in self.memories.pinned():
@@ -132,11 +133,12 @@ class Recaller:
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights) for text in texts)
-            if "attribute" in routes[memory.id]:  # the query names the memory's key ("my job?" → job)
-                keyword = max(keyword, ATTRIBUTE_MATCH)
+            slot = 1.0 if memory.attribute and memory.attribute in asked else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
+            if when and memory.event_at is not None:
+                date = max(date, 0.5)
             signals = signals_for(memory, similarity.get(memory.id, 0.0), keyword, date=date, newest=newest,
-                                  settings=settings)
+                                  settings=settings, slot=slot)
             if not semantic:
                 signals = replace(signals, similarity=signals.keyword)
                 routes[memory.id].append("lexical-similarity")

@@ -67,7 +67,8 @@ _CN_FIRST_PERSON = re.compile(r"(我|咱)")
 _EPHEMERAL = re.compile(
     r"^\s*(i think|i guess|i see|i agree|i mean|i know|i don'?t know|i'm not sure|i am not sure|i'm (fine|good|ok|okay|"
     r"tired|bored|back|here|done|sorry|glad|happy to hear)|i wonder|i was wondering|let me|i'll (try|check|think)|"
-    r"i have a question|i need help|i just|i'm just|me too|my bad|my pleasure)\b",
+    r"i have a question|i need help|i just|i'm just|me too|my bad|my pleasure|i'm off to|i'm heading|"
+    r"i'll book|i'll let you know|i can'?t wait)\b",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.IGNORECASE)
@@ -216,6 +217,16 @@ def named_subject(sentence: str) -> str | None:
     if not match or _FIRST_PERSON.match(sentence.strip()):
         return None
     return sentence.strip().split(" " + match.group(1))[0]
+
+
+def is_request_or_musing(sentence: str) -> bool:
+    """A request to the assistant ("tell me…", "let's…") or a passing remark ("I think…", "I'm off to…")."""
+    core = _LEADING_FILLER.sub("", sentence)
+    return bool(_IMPERATIVE.match(core) or _EPHEMERAL.search(core))
+
+
+def mentions_the_user(sentence: str) -> bool:
+    return bool(_FIRST_PERSON.search(sentence) or _CN_FIRST_PERSON.search(sentence))
 
 
 def is_durable_statement(sentence: str) -> bool:

@@ -2,7 +2,7 @@
 
 Relevance decides, recency orders (DESIGN.md §1):
 
-    relevance = similarity + w_kw·keyword + w_date·date
+    relevance = similarity + w_kw·keyword + w_date·date + w_slot·slot
     score     = relevance + w_rec·recency + w_imp·importance + w_pin·pinned
 
 Whether a memory enters the prompt depends on its relevance only — never on its age — so
@@ -62,7 +62,8 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
 
 
 def signals_for(
-    memory: Memory, similarity: float, keyword: float, *, date: float, newest: float, settings: RecallSettings
+    memory: Memory, similarity: float, keyword: float, *, date: float, newest: float, settings: RecallSettings,
+    slot: float = 0.0,
 ) -> Signals:
     return Signals(
         similarity=max(0.0, min(1.0, similarity)),
@@ -71,11 +72,13 @@ def signals_for(
         importance=memory.importance,
         pinned=1.0 if memory.pinned else 0.0,
         date=date,
+        slot=slot,
     )
 
 
 def relevance(signals: Signals, settings: RecallSettings) -> float:
-    return signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date
+    return (signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date
+            + settings.w_slot * signals.slot)
 
 
 def score(signals: Signals, settings: RecallSettings) -> float:

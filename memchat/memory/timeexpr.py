@@ -83,6 +83,12 @@ class ResolvedTime:
     expression: str
     at: datetime
     grain: str
+    rule: str = ""
+
+    @property
+    def passing(self) -> bool:
+        """Today, tonight, tomorrow: dates a sentence, but does not by itself make it worth remembering."""
+        return self.rule in ("today", "tomorrow", "cn_today", "cn_tomorrow")
 
     @property
     def label(self) -> str:
@@ -251,7 +257,7 @@ def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
             if resolved is None:
                 continue
             taken.append((start, end))
-            found.append((start, ResolvedTime(match.group(0).strip(), resolved[0], resolved[1])))
+            found.append((start, ResolvedTime(match.group(0).strip(), resolved[0], resolved[1], rule.name)))
     return [r for _, r in sorted(found, key=lambda pair: pair[0])]
 
 

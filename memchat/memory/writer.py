@@ -15,35 +15,57 @@ subject/attribute key:
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
-from memchat.memory.distill import MULTI_VALUED, draft_from_sentence
+from memchat.memory.distill import draft_from_sentence, is_change, is_retirement, multi_valued, third_person
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
+from memchat.memory.segment import split_sentences
+from memchat.memory.speech import normalise, split_clauses, strip_markers
 from memchat.memory.extract import label_with_model
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import (
-    clauses,
     contains_secret,
     forget_topic,
     is_correction,
     is_hedged,
     is_chit_chat,
     is_durable_statement,
+    is_request_or_musing,
+    mentions_the_user,
     is_question,
-    sentences,
     topic_parts,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
-from memchat.memory.timeexpr import first_time
+from memchat.memory.terms import has_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
 FORGET_SIMILARITY = 0.6
 PENDING_GAP = 0.3
+
+
+_RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "gave", "give", "longer", "anymore",
+                               "more", "rid", "卖了", "不再", "user", "final", "finally", "really", "still", "never",
+                               "again", "anyway", "today", "week", "month", "year", "last", "first", "before",
+                               "after", "since", "because", "some", "every", "thing", "stuff", "一直", "以后", "已经"})
+"""Words a retirement shares with anything: the object it names must be something else."""
+
+
+def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
+    """Rules' last word on a slot-filling clause: a statement about the user (or someone in their life),
+    or an instruction on how to answer — not a request, a musing or a throwaway."""
+    if draft.attribute == "reply_style" or draft.subject != "user" or has_cjk(clause):
+        return True
+    return is_durable_statement(clause) or (mentions_the_user(clause) and not is_request_or_musing(clause))
+
+
+def _numbers(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
 
 
 class MemoryWriter:
@@ -66,28 +88,33 @@ class MemoryWriter:
         episode_ids = [self._add_episode(w, session_id, message_id, now) for w in windows]
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
-        for sentence in sentences(text):
+        for sentence in split_sentences(text):
             secret = contains_secret(sentence)
             if secret:
                 outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({secret}) is never stored"))
                 continue
-            correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
-            hedged = is_hedged(sentence)
             window = window_of(windows, sentence)
-            for clause in clauses(sentence):
-                if is_chit_chat(clause) or is_question(clause) or not is_durable_statement(clause):
+            spoken = strip_markers(normalise(sentence))
+            correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
+            hedged = is_hedged(spoken)
+            for clause in split_clauses(spoken):
+                if is_chit_chat(clause) or is_question(clause):
                     continue
+                draft = draft_from_sentence(clause, session_id=session_id, message_id=message_id, said_at=now,
+                                            correction=correction, hedged=hedged)
+                draft = draft or self._retired_object(clause, session_id, message_id, now, correction)
+                if draft is None or not _worth_keeping(clause, draft):
+                    continue  # no slot, no date: what was said stays an episode, not a typed memory
+                when = windows[window].time if window is not None and draft.event_at is None else None
                 chosen.append(clause)
-                draft = draft_from_sentence(
-                    clause, session_id=session_id, message_id=message_id, correction=correction, hedged=hedged
-                )
-                when = first_time(clause, now) or (windows[window].time if window is not None else None)
                 drafts.append(replace(
                     draft,
                     origin_id=episode_ids[window] if window is not None else None,
-                    event_at=when.at.timestamp() if when else None,
-                    event_text=when.expression if when else "",
-                    event_grain=when.grain if when else "",
+                    event_at=draft.event_at if when is None else when.at.timestamp(),
+                    event_text=draft.event_text if when is None else when.expression,
+                    event_grain=draft.event_grain if when is None else when.grain,
+                    change=is_change(clause),
+                    retirement=is_retirement(clause),
                 ))
         failures: list[ExtractionFailure] = []
         if drafts and self.engine is not None:
@@ -98,6 +125,26 @@ class MemoryWriter:
         for draft in drafts:
             outcomes.append(self.apply(draft, now))
         return outcomes, failures
+
+    def _retired_object(self, clause: str, session_id: int | None, message_id: int | None, now: float,
+                        correction: bool) -> MemoryDraft | None:
+        """'I sold the Niva' names no slot, but the Niva is a stored memory's: the retirement takes its key."""
+        if not is_retirement(clause):
+            return None
+        wanted = {t for t in query_terms(clause) if (len(t) >= 4 or (has_cjk(t) and len(t) == 2))
+                  and t not in _RETIREMENT_WORDS}
+        if not wanted:
+            return None
+        hits = {i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)}
+        owners = [m for m in self.memories.many(sorted(hits)).values()
+                  if m.status == "active" and not m.is_episode and m.attribute and wanted & set(search_terms(m.content))]
+        if not owners:
+            return None
+        owner = max(owners, key=lambda m: m.created_at)
+        return MemoryDraft(kind=owner.kind if owner.kind != "event" else "fact", content=third_person(clause),
+                           subject=owner.subject, attribute=owner.attribute, importance=0.6,
+                           confidence=0.9 if correction else 0.8, source_session=session_id,
+                           source_message=message_id, correction=correction)
 
     def _add_episode(self, window: EpisodeWindow, session_id: int | None, message_id: int | None, now: float) -> int:
         draft = MemoryDraft(
@@ -121,9 +168,7 @@ class MemoryWriter:
                 duplicate.id, max(duplicate.importance, draft.importance), max(duplicate.confidence, draft.confidence)
             )
             return WriteOutcome("merged", draft.content, f"same as #{duplicate.id}", duplicate.id)
-        rivals = [] if not draft.attribute or draft.attribute in MULTI_VALUED else self.memories.by_key(
-            draft.subject, draft.attribute, statuses=("active",)
-        )
+        rivals = self._rivals(draft)
         if not rivals:
             added = self.memories.add(draft, now)
             return WriteOutcome("added", added.content, f"new {added.kind}", added.id)
@@ -146,8 +191,23 @@ class MemoryWriter:
             self.memories.set_status(old.id, "superseded", superseded_by=added.id)
             if old.origin_id != added.origin_id:  # "I moved from Lisbon to Porto" states both
                 self.memories.retire_origin(old, "superseded", added.id)
-        why = "correction" if draft.correction else "newer statement"
+        why = "correction" if draft.correction else "retirement" if draft.retirement else "newer statement"
         return WriteOutcome("superseded", added.content, f"{why} replaces #{rivals[-1].id}", added.id, rivals[-1].id)
+
+    def _rivals(self, draft: MemoryDraft) -> list[Memory]:
+        """The active memories this draft replaces: the slot's value (single-valued slots), or, in a
+        many-valued slot, only on switch or retirement language — the value it names, else the latest."""
+        if not draft.attribute or draft.attribute == "event":
+            return []
+        same = self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
+        if not multi_valued(draft.attribute):
+            return same
+        if not (draft.change or draft.retirement or draft.correction):
+            return []
+        wanted = {t for t in query_terms(draft.content) if (len(t) >= 4 or (has_cjk(t) and len(t) == 2))
+                  and t not in _RETIREMENT_WORDS and t not in ("their", "用户")}
+        named = [m for m in same if wanted & set(search_terms(m.content))]
+        return named or (same[-1:] if draft.change else [])
 
     def accept(self, memory_id: int) -> WriteOutcome:
         """The user confirms a pending memory: it becomes active and supersedes its rivals."""
@@ -176,6 +236,8 @@ class MemoryWriter:
             memory = self.memories.get(memory_id)
             if not memory or memory.status != "active" or memory.kind != draft.kind:
                 continue
+            if _numbers(draft.content) != _numbers(memory.content):
+                continue  # 555-0101 and 555-0199 are different facts, however alike the sentences
             overlap = keyword_overlap(draft.content, memory.content)
             if overlap >= (0.6 if semantic else 0.85):
                 return memory

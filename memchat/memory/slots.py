@@ -1,0 +1,220 @@
+"""The catalogue of personal slots: what a statement is about, and whether a new value replaces the old.
+
+One row per slot: its name, the kind of memory it makes, whether it holds one value
+(a new one supersedes the old: home, employer, manager) or many (children, allergies,
+hobbies: a new one is added beside the others, and only an explicit change or
+retirement — "I sold my ukulele", "switched to Korean" — retires one), the English
+and Chinese patterns that recognise it (one per line), the words a *question* uses
+to ask for it (the recall's attribute route), and examples that double as tests.
+Order matters: the first slot whose pattern matches a clause wins, so specific rows
+come before generic ones. Pure data plus two small lookups.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    kind: str
+    multi: bool
+    en: tuple[str, ...]
+    zh: tuple[str, ...] = ()
+    asks: tuple[str, ...] = ()
+    """Words (stems) or Chinese strings a question uses for this slot: "where do I live" → home."""
+    examples: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    """Shapes of which one must also match: a relation slot wants the person named or described
+    ("my mum Saule", "my son is five"), not merely mentioned ("my mum keeps asking")."""
+    patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
+    required: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
+
+    def matches(self, text: str) -> bool:
+        if not any(p.search(text) for p in self.patterns):
+            return False
+        return not self.required or any(p.search(text) for p in self.required)
+
+
+_INSTRUMENTS = r"guitar|piano|violin|fiddle|cello|drums?|bass|ukulele|accordion|flute|saxophone|sax|trumpet|harp|" \
+               r"dombra|banjo|mandolin|clarinet|keyboard|bodhran|whistle|harmonica|organ"
+_LANGUAGES = r"english|french|spanish|german|italian|portuguese|dutch|russian|kazakh|turkish|korean|japanese|" \
+             r"chinese|mandarin|cantonese|arabic|hindi|gaelic|irish|welsh|polish|swedish|norwegian|danish|finnish|" \
+             r"greek|hebrew|vietnamese|thai|indonesian|swahili|twi|yoruba|latin|czech|hungarian|ukrainian"
+
+_DESCRIBED = (
+    r"\b(?:[a-z]+)s?,? (?:[A-Z][a-z]+\b|is\b|are\b|was\b|were\b|lives\b|live\b|works\b|work\b|called\b|named\b|"
+    r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b)",
+    r"(?:叫|是|在|住|今年|[0-9一二两三四五六七八九十]+岁|工作|上班|读)",
+)
+"""A person named or described right after the relation word."""
+
+_ROWS: tuple[Slot, ...] = (
+    Slot("name", "fact", False,
+         en=(r"\bmy name(?:'s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me [A-Z]", r"\beveryone calls me\b",
+             r"^(?:i'?m|i am) [A-Z][a-z]+(?<!ish)(?<!ese)(?<!ian)\s*(?:[,.!]|$|and\b|here\b)"),
+         zh=(r"我叫", r"我的名字"),
+         asks=("name", "called", "call", "名字", "叫什么"),
+         examples=("My name is Aigerim.", "我叫贺晓雯。")),
+    Slot("birthday", "fact", False,
+         en=(r"\bbirthday\b", r"\bborn on\b"),
+         zh=(r"生日", r"出生"),
+         asks=("birthday", "born", "生日"),
+         examples=("My husband's birthday is 9 October.", "我弟弟生日是5月3号。")),
+    Slot("allergy", "fact", True,
+         en=(r"\ballerg", r"\banaphyla"),
+         zh=(r"过敏",),
+         asks=("allerg", "过敏"),
+         examples=("I'm allergic to bee stings.", "我对芒果过敏。")),
+    Slot("diet", "preference", True,
+         en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free)\b",
+             r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b"),
+         zh=(r"吃素", r"不吃", r"忌口", r"不能吃", r"不喝"),
+         asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
+         examples=("I'm lactose intolerant, so no regular milk for me.", "我不吃香菜。")),
+    Slot("health", "fact", True,
+         en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
+             r"cholesterol|physio\w*|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
+             r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said))\b",),
+         zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
+         asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
+         examples=("My doctor found I'm low on vitamin D.", "我有高血压。")),
+    Slot("manager", "relation", False,
+         en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b",
+             r"\breport(?:s|ing)? to\b"),
+         zh=(r"领导", r"老板", r"上司", r"组长", r"主管", r"经理"),
+         asks=("boss", "manager", "supervisor", "report", "领导", "老板", "上司", "组长"),
+         examples=("My boss Morag Nicolson wants everything in triplicate.", "新公司组长是周敏。")),
+    Slot("colleague", "relation", True,
+         en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",),
+         zh=(r"同事",),
+         asks=("colleague", "coworker", "workmate", "同事"),
+         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。")),
+    Slot("employer", "fact", False,
+         en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?[A-Z]", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
+             r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
+             r"\boffered (?:me|us) (?:the|a) (?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
+         zh=(r"在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),
+         asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
+         examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。")),
+    Slot("job", "fact", False,
+         en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role) is\b", r"\b(?:i'?m|i am) (?:a|an) "
+             r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
+             r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
+             r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist)\b",
+             r"\bretir(?:ed|ing|e)\b"),
+         zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休"),
+         asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
+         examples=("I work as a ferry engineer.", "我是游戏原画师。")),
+    Slot("partner", "relation", needs=_DESCRIBED, multi=False,
+         en=(r"\b(?:my|our) (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|spouse)\b",
+             r"\bmarried to\b"),
+         zh=(r"老婆", r"老公", r"妻子", r"丈夫", r"男朋友", r"女朋友", r"对象", r"爱人"),
+         asks=("wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "老婆", "老公", "对象", "爱人"),
+         examples=("My husband is called Yerlan.", "我老公叫王磊。")),
+    Slot("children", "relation", needs=_DESCRIBED, multi=True,
+         en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl)\b",),
+         zh=(r"儿子", r"女儿", r"孩子"),
+         asks=("son", "daughter", "kid", "child", "儿子", "女儿", "孩子"),
+         examples=("Our son Timur is five.", "我女儿在上大学。")),
+    Slot("parents", "relation", needs=_DESCRIBED, multi=True,
+         en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|mam|ma|pa)\b",),
+         zh=(r"妈妈", r"爸爸", r"我妈", r"我爸", r"母亲", r"父亲", r"父母"),
+         asks=("mum", "mom", "mother", "dad", "father", "parent", "妈", "爸", "母亲", "父亲"),
+         examples=("My mum Saule lives in Almaty.", "我妈在绵阳。")),
+    Slot("siblings", "relation", needs=_DESCRIBED, multi=True,
+         en=(r"\b(?:my|our) (?:\w+ )?(?:brother|sister|sibling)s?\b",),
+         zh=(r"哥哥", r"姐姐", r"弟弟", r"妹妹", r"我弟", r"我哥", r"我姐", r"我妹", r"弟媳", r"嫂子"),
+         asks=("brother", "sister", "sibling", "哥", "姐", "弟", "妹"),
+         examples=("My brother Arman is a pilot.", "我弟弟叫贺晓东。")),
+    Slot("pet", "fact", True,
+         en=(r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|tortoise|budgie|sighthound|terrier|spaniel|collie|"
+             r"labrador)s?\b",),
+         zh=(r"狗", r"猫", r"宠物"),
+         asks=("dog", "cat", "pet", "animal", "狗", "猫", "宠物"),
+         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。")),
+    Slot("vehicle", "fact", False,
+         en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia)\b",
+             r"\bdriv(?:e|ing) an? \w+"),
+         zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托"),
+         asks=("car", "drive", "vehicle", "motorbike", "scooter", "车"),
+         examples=("I drive an old Land Rover.", "我把电动车卖了。")),
+    Slot("commute", "fact", False,
+         en=(r"\bcommute\b", r"\b(?:take|took|catch|get) the (?:bus|train|tram|metro|tube|ferry)\b",
+             r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
+             r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b"),
+         zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"骑.{0,4}车上班", r"(?:走路|开车|骑车).{0,6}(?:到|就到)"),
+         asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
+         examples=("I take the bus to work these days.", "每天坐地铁上下班。")),
+    Slot("language", "fact", True,
+         en=(rf"\b(?:speak|speaks|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
+             rf"\b(?:{_LANGUAGES})\b.{{0,30}}\b(?:lessons?|classes?|course|app)\b",
+             r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b"),
+         zh=(r"(?:日|英|韩|法|德|西班牙|俄|意大利)语",),
+         asks=("language", "speak", "learn", "语"),
+         examples=("I speak Kazakh, Russian and English.", "日语还在学。")),
+    Slot("hobby", "fact", True,
+         en=(rf"\bplay(?:s|ing)? (?:the |in (?:a|the) )?(?:{_INSTRUMENTS})\b", rf"\b(?:on|my) (?:the )?(?:{_INSTRUMENTS})\b",
+             r"\bhobby\b", r"\b(?:knit|paint|draw|garden|bake|hike|climb|fish|photograph|sketch|sew|pottery|"
+             r"chess|sing)\w*\b", r"\bband\b", r"\bchoir\b",
+             r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b"),
+         zh=(r"弹", r"爱好", r"画画", r"摄影", r"徒步", r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋"),
+         asks=("hobby", "instrument", "play", "free time", "爱好", "弹"),
+         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。")),
+    Slot("sport", "fact", True,
+         en=(r"\b(?:run|running|swim|swimming|yoga|football|volleyball|tennis|gym|cycling|shinty|golf|climbing|"
+             r"rowing|surf|ski|skiing|pilates|dance|dancing|hurling|rugby|basketball|badminton|tai chi)\b",),
+         zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞"),
+         asks=("sport", "exercise", "train", "运动", "锻炼"),
+         examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。")),
+    Slot("reply_style", "preference", False,
+         en=(r"\b(?:answers?|repl(?:y|ies)|respond|responses|format|bullet points?|keep it short|brief|concise)\b",),
+         zh=(r"回答", r"回复", r"简短", r"详细"),
+         asks=("answer", "reply", "format", "respond", "回答", "回复"),
+         examples=("Please keep your answers short.", "回答的时候简短一点。")),
+    Slot("possessions", "fact", True,
+         en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
+             r"(?!question|problem|feeling|idea|minute|moment|sec|second|look|go|chance)\w+",),
+         zh=(r"^(?:我|我们)(?:家)?(?:有|买了)(?:一|两|几)?(?:辆|台|个|套|只|把)",),
+         asks=("own", "have", "bought", "有"),
+         examples=("I own a blue kayak.", "我们家买了一台钢琴。")),
+    Slot("home", "fact", False,
+         en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
+             r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
+         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家"),
+         asks=("live", "home", "city", "town", "address", "住", "家"),
+         examples=("We moved to Astana yesterday.", "这周末搬去杭州。")),
+)
+
+
+def _compile(slot: Slot) -> Slot:
+    patterns = tuple(re.compile(p, re.IGNORECASE) for p in slot.en + slot.zh)
+    required = tuple(re.compile(p) for p in slot.needs)
+    return Slot(slot.name, slot.kind, slot.multi, slot.en, slot.zh, slot.asks, slot.examples, slot.needs,
+                patterns, required)
+
+
+SLOTS: tuple[Slot, ...] = tuple(_compile(s) for s in _ROWS)
+BY_NAME = {s.name: s for s in SLOTS}
+MULTI_VALUED = frozenset(s.name for s in SLOTS if s.multi)
+
+
+def slot_of(clause: str) -> Slot | None:
+    """The first slot whose pattern matches the clause."""
+    return next((s for s in SLOTS if s.matches(clause)), None)
+
+
+def slots_asked(question: str) -> list[str]:
+    """The slots a question asks for ("Where do I live?" → ["home"])."""
+    lowered = question.lower()
+    words = set(re.findall(r"[a-z]+", lowered))
+    found = []
+    for slot in SLOTS:
+        for ask in slot.asks:
+            if (" " in ask and ask in lowered) or any(w.startswith(ask) for w in words) or (
+                    not ask.isascii() and ask in question):
+                found.append(slot.name)
+                break
+    return found

@@ -1,0 +1,117 @@
+"""Ordinary speech made ready for the write path: informal spellings, discourse markers,
+coordinated clauses. Pure; tables first, code after (each table row is one kind of phrase).
+
+"Btw Im gonna start at Caley Marine and my new boss is Stuart" is, to the write path,
+two statements: "I'm going to start at Caley Marine." and "My new boss is Stuart."
+"""
+
+from __future__ import annotations
+
+import re
+
+INFORMAL: tuple[tuple[str, str], ...] = (
+    (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
+    (r"\bIm\b", "I'm"), (r"\bim\b", "I'm"), (r"\bIve\b", "I've"), (r"\bId\b", "I'd"), (r"\bIll\b", "I'll"),
+    (r"\bdont\b", "don't"), (r"\bcant\b", "can't"), (r"\bwont\b", "won't"), (r"\bdidnt\b", "didn't"),
+    (r"\bdoesnt\b", "doesn't"), (r"\bisnt\b", "isn't"), (r"\bwasnt\b", "wasn't"), (r"\barent\b", "aren't"),
+    (r"\bthats\b", "that's"), (r"\bshes\b", "she's"), (r"\bhes\b", "he's"), (r"\btheres\b", "there's"),
+    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\bcuz\b", "because"), (r"\bcos\b", "because"), (r"\bw/\s*", "with "),
+)
+"""Spellings of chat: (pattern, standard form), applied before anything reads the sentence."""
+
+DISCOURSE_MARKERS: tuple[str, ...] = (
+    r"by the way", r"btw", r"just so you know", r"fyi", r"for the record", r"quick update", r"small update",
+    r"update", r"big news", r"huge news", r"good news", r"bad news", r"news", r"guess what", r"fun fact",
+    r"oh and", r"oh", r"also", r"and", r"anyway", r"anyways", r"actually", r"so", r"well", r"right so", r"right",
+    r"ok so", r"okay so", r"ok", r"okay", r"hey", r"hi", r"hmm+", r"um+", r"uh+", r"yeah", r"yes", r"no", r"lol",
+    r"different topic", r"on a lighter note", r"on another note", r"while i'?m at it", r"one more thing",
+    r"speaking of which", r"funny enough", r"honestly", r"to be honest", r"tbh", r"ngl", r"not gonna lie",
+    r"as you know", r"remember", r"please remember( that)?", r"note( that)?", r"keep in mind( that)?",
+)
+"""English openers that carry no fact ("By the way, I live in Porto" → "I live in Porto")."""
+
+CN_DISCOURSE_MARKERS: tuple[str, ...] = (
+    "对了", "顺便说一下", "顺便说下", "顺便", "另外", "还有", "跟你说一下", "跟你说", "告诉你", "说到这个",
+    "说起来", "其实", "哦对", "哦", "嗯", "好吧", "话说", "最新消息", "好消息", "坏消息", "更新一下", "记一下",
+    "还有个事", "有个事", "有件事", "跟你说个事", "说个事", "汇报一下",
+)
+"""Chinese openers that carry no fact."""
+
+_MARKER = re.compile(r"^\s*(?:(?:" + "|".join(sorted(DISCOURSE_MARKERS, key=len, reverse=True)) + r")\b\s*[,:;!.—–-]*\s*)+", re.IGNORECASE)
+_CN_MARKER = re.compile(r"^\s*(?:(?:" + "|".join(sorted(CN_DISCOURSE_MARKERS, key=len, reverse=True)) + r")\s*[，,：:！!。、]*\s*)+")
+_HEADLINE = re.compile(r"^\s*[^.!?:]{1,25}[:：]\s+(?=\S)")
+"""'Quick update: …', 'Huge news: …' — a short label before a colon."""
+
+SUBJECT_VERBS = (
+    "work|live|play|have|own|love|like|hate|prefer|enjoy|speak|study|drive|ride|take|go|teach|run|swim|"
+    "cycle|walk|use|eat|drink|need|want|started|start|joined|moved|sold|bought|got|left|quit|switched|lost|"
+    "am|was|'m|can|do|don't|never|always|usually|also|still|just"
+)
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
+    r"|\s+(?:and|but|so|also)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
+    r"|[，；](?:而且|但是|不过|所以)?(?=我|我们|他|她|它|[^，；]{0,3}(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿)))\s*",
+    re.IGNORECASE,
+)
+"""Where a clause with its own subject begins. Chinese drops subjects freely, so a Chinese comma only
+breaks before a new subject: '游泳还坚持着，换到了每周六上午' stays one statement."""
+_ELLIPTIC = re.compile(rf"\s+and\s+(?=(?:{SUBJECT_VERBS})\b)", re.IGNORECASE)
+"""'I live in Culloden and work at Caley Marine': the second clause borrows the first one's subject."""
+_LEADING_SUBJECT = re.compile(r"^\s*(i|we)\b", re.IGNORECASE)
+_DROPPED_SUBJECT = re.compile(
+    r"^(?:finally |just |also |then )?(?:got|went|bought|sold|took|left|quit|started|moved|made|had|ran|did|met|found|"
+    r"lost|gave|joined|finished|passed|booked|signed|switched|swapped|picked|visited|tried|adopted|turned|broke|"
+    r"signed up|spent|saw|flew|drove|cycled|walked|swam|booked)\b",
+    re.IGNORECASE,
+)
+"""Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
+
+
+def normalise(text: str) -> str:
+    for pattern, standard in INFORMAL:
+        text = re.sub(pattern, standard, text)
+    return text
+
+
+def strip_markers(sentence: str) -> str:
+    """The sentence without discourse openers and headline labels ('Quick update: …')."""
+    previous = None
+    while previous != sentence:
+        previous = sentence
+        sentence = _MARKER.sub("", sentence)
+        sentence = _CN_MARKER.sub("", sentence)
+        headline = _HEADLINE.match(sentence)
+        if headline and len(sentence) - headline.end() > 8:
+            sentence = sentence[headline.end():]
+    sentence = sentence.strip()
+    return sentence[:1].upper() + sentence[1:] if sentence[:1].islower() and sentence[:2] != "i " else sentence
+
+
+_INTRODUCTION = re.compile(r"^\s*((?i:i'?m|i am) [A-Z][a-z]+),\s+((?i:an?|the) .+)$")
+"""'I'm Aigerim, a vet in Almaty' introduces a name and then says something else: two clauses."""
+
+
+def split_clauses(sentence: str) -> list[str]:
+    """A compound statement as self-contained clauses, each with a subject.
+
+    "My name is Dougal and I work as an engineer" → two; "I live in Culloden and work at
+    Caley Marine" → "I live in Culloden", "I work at Caley Marine". A part too short to
+    stand alone keeps the sentence whole.
+    """
+    introduction = _INTRODUCTION.match(sentence)
+    if introduction:
+        name, rest = introduction.groups()
+        return [name, f"{name.split()[0]} {rest}" if name.lower().startswith("i'm") else f"I am {rest}"]
+    parts = [p.strip(" ,") for p in _CLAUSE_BREAK.split(sentence) if p and p.strip(" ,")]
+    clauses: list[str] = []
+    for part in parts:
+        pieces = _ELLIPTIC.split(part)
+        subject = _LEADING_SUBJECT.match(pieces[0])
+        clauses.append(pieces[0])
+        for piece in pieces[1:]:
+            clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
+    clauses = [f"I {c[:1].lower()}{c[1:]}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
+    substantial = all(len(c.split()) >= 3 or re.search(r"[\u4e00-\u9fff]{3}", c) for c in clauses)
+    if not substantial:
+        return [f"I {sentence[:1].lower()}{sentence[1:]}" if _DROPPED_SUBJECT.match(sentence) else sentence]
+    return clauses
