@@ -72,8 +72,8 @@ class BudgetSettings:
 
 @dataclass
 class RecallSettings:
-    """relevance = similarity + w_keyword·keyword + w_date·date + w_slot·slot decides what is selected;
-    score = relevance + w_recency·recency + w_importance·importance + w_pinned·pinned orders it."""
+    """relevance = similarity + w_keyword·keyword + w_date·date decides what is selected;
+    score = relevance + w_slot·slot + w_recency·recency + w_importance·importance + w_pinned·pinned orders it."""
 
     w_similarity: float = 1.0
     """Kept for old config files: similarity always counts fully in relevance."""
@@ -82,22 +82,23 @@ class RecallSettings:
     w_date: float = 0.3
     """Weight of a date match: the memory's date falls in a month the query names."""
     w_slot: float = 0.15
-    """Weight of a slot match: the question asks for what the memory is about (home, job, pet…)."""
-    w_recency: float = 0.04
+    """Orders only: the question asks for what the memory is about (home, job, pet…). In relevance, on
+    the dev split, it let near-miss questions in ("my cat?" when there is a dog)."""
+    w_recency: float = 0.1
     """Orders only: the later of two relevant statements first (relative to the newest candidate)."""
     w_importance: float = 0.04
     """Orders only."""
     w_pinned: float = 0.05
     half_life_days: float = 30.0
     """Recency halves for every this many days a candidate is older than the newest one."""
-    high: float = 0.62
+    high: float = 0.65
     """Everything this relevant (and passing the gates below) is selected."""
-    floor: float = 0.42
+    floor: float = 0.52
     """Nothing less relevant than this is selected."""
-    min_lift: float = 0.12
+    min_lift: float = 0.1
     """A selected memory is at least this much more relevant than the query's background
     (the median similarity of its nearest neighbours)."""
-    margin: float = 0.18
+    margin: float = 0.4
     """A selected memory is at most this much less relevant than the best match."""
     middle_k: int = 3
     """How many from the band between floor and high are taken."""

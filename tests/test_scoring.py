@@ -25,12 +25,15 @@ def test_recency_halves_every_half_life_behind_the_newest_candidate():
 
 
 def test_relevance_decides_and_the_rest_only_orders():
-    signals = Signals(similarity=0.5, keyword=1, date=1, recency=1, importance=1, pinned=1)
+    signals = Signals(similarity=0.5, keyword=1, date=1, slot=1, recency=1, importance=1, pinned=1)
     assert math.isclose(relevance(signals, SETTINGS), 0.5 + SETTINGS.w_keyword + SETTINGS.w_date)
-    extra = SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
+    extra = SETTINGS.w_slot + SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
     assert math.isclose(score(signals, SETTINGS), relevance(signals, SETTINGS) + extra)
     assert score(Signals(), SETTINGS) == 0
-    assert extra < SETTINGS.high - SETTINGS.floor, "ordering signals must not be able to lift a memory over a gate"
+    high = Candidate(memory(1), Signals(similarity=SETTINGS.floor - 0.01, recency=1, importance=1, slot=1), 0)
+    high.score, high.relevance = score(high.signals, SETTINGS), relevance(high.signals, SETTINGS)
+    [ranked] = select([high], SETTINGS, 10_000, len)
+    assert not ranked.selected, "ordering signals must not lift a memory over a gate"
 
 
 def test_the_same_query_selects_the_same_memories_a_day_or_a_year_later():
@@ -56,13 +59,16 @@ def test_rare_query_words_weigh_more_than_common_ones():
 
 
 def test_a_question_that_only_matches_the_background_recalls_nothing():
-    ranked = select([candidate(1, 0.5), candidate(2, 0.48)], SETTINGS, 10_000, len, background=0.45)
+    value = SETTINGS.floor + 0.02
+    ranked = select([candidate(1, value), candidate(2, value - 0.01)], SETTINGS, 10_000, len,
+                    background=value - SETTINGS.min_lift / 2)
     assert not any(c.selected for c in ranked)
     assert ranked[0].reason.startswith("unrelated")
 
 
 def test_far_below_the_best_match_is_not_selected():
-    ranked = select([candidate(1, 0.9), candidate(2, 0.5)], SETTINGS, 10_000, len, background=0.1)
+    ranked = select([candidate(1, SETTINGS.floor + SETTINGS.margin + 0.2), candidate(2, SETTINGS.floor + 0.05)],
+                    SETTINGS, 10_000, len, background=0.1)
     by_id = {c.memory.id: c for c in ranked}
     assert by_id[1].selected and not by_id[2].selected
     assert by_id[2].reason.startswith("far below the best match")

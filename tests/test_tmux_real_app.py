@@ -221,7 +221,8 @@ def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home
                       until=lambda s: any(mid == other_id and "[deleted]" in row for mid, row in recall_rows(s)))
 
         # ...and the database agrees, at once (the app is still running)
-        listed = subprocess.run([sys.executable, "-m", "memchat", "memory", "list", "--all", "--json", "--db", str(db)],
+        listed = subprocess.run([sys.executable, "-m", "memchat", "memory", "list", "--all", "--episodes", "--json",
+                                 "--db", str(db)],
                                 check=False, capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
         assert listed.returncode == 0, listed.stderr
         memories = {m["id"]: m for m in json.loads(listed.stdout)}

@@ -8,7 +8,7 @@ import time
 from dataclasses import asdict
 
 from memchat.pipeline.factory import build_services
-from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, Memory, MemoryDraft
+from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, STORED_KINDS, Memory, MemoryDraft, format_day
 
 
 def memory_dict(memory: Memory) -> dict[str, object]:
@@ -17,7 +17,9 @@ def memory_dict(memory: Memory) -> dict[str, object]:
 
 def _line(memory: Memory) -> str:
     pin = "📌" if memory.pinned else "  "
-    return f"#{memory.id:<5} {pin} {memory.kind:10} {memory.status:10} {memory.importance:.2f}  {memory.content}"
+    when = f"  ⟨{memory.event_label}⟩" if memory.event_at is not None else ""
+    said = f"{format_day(memory.created_at)} said: " if memory.is_episode else ""
+    return f"#{memory.id:<5} {pin} {memory.kind:10} {memory.status:10} {memory.importance:.2f}  {said}{memory.content}{when}"
 
 
 def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
@@ -34,7 +36,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
     action = args.action
     if action == "list":
         statuses = MEMORY_STATUSES if args.all else ("active", "pending")
-        _emit(args, store.list_items(statuses=statuses, kind=args.kind))
+        _emit(args, store.list_items(statuses=statuses, kind=args.kind, episodes=args.episodes))
     elif action == "show":
         memory = store.require(args.id)
         if args.json:
@@ -73,7 +75,8 @@ def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser)
     actions = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = actions.add_parser("list", parents=[parent], help="active memories (all statuses with --all)")
     p.add_argument("--all", action="store_true")
-    p.add_argument("--kind", choices=MEMORY_KINDS)
+    p.add_argument("--kind", choices=STORED_KINDS, help="one kind; 'episode' lists what you said, as said")
+    p.add_argument("--episodes", action="store_true", help="list episodes (your own words) beside typed memories")
     p.add_argument("--json", action="store_true")
     for name, text in (("show", "all fields of one memory"), ("pin", "always put it in the prompt"),
                        ("unpin", "stop pinning it"), ("forget", "soft delete (restore undoes it)"),

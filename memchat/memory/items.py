@@ -15,6 +15,7 @@ import sqlite_vec
 
 from memchat.engine.protocol import Embedder
 from memchat.memory.store import Database, Row
+from memchat.memory.slots import embedding_text
 from memchat.memory.terms import index_text, query_terms
 from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
 
@@ -45,7 +46,7 @@ class MemoryStore:
         if not content:
             raise MemchatError("a memory needs some text", "write one self-contained sentence")
         now = time.time() if now is None else now
-        vector = self.embedder.embed([content])[0]
+        vector = self.embedder.embed([embedding_text(draft.attribute, content)])[0]
         with self.db.transaction():
             self.db.execute(
                 "INSERT INTO memories (kind, content, subject, attribute, importance, confidence, created_at, "
@@ -68,11 +69,11 @@ class MemoryStore:
 
     def edit(self, memory_id: int, content: str, now: float | None = None) -> Memory:
         """New text for a memory: re-embedded and re-indexed in one transaction."""
-        self.require(memory_id)
+        memory = self.require(memory_id)
         content = " ".join(content.split())
         if not content:
             raise MemchatError("a memory needs some text", "to remove it use forget or purge")
-        vector = self.embedder.embed([content])[0]
+        vector = self.embedder.embed([embedding_text(memory.attribute, content)])[0]
         with self.db.transaction():
             self.db.execute(
                 "UPDATE memories SET content = ?, search_terms = ?, updated_at = ? WHERE id = ?",

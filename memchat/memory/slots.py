@@ -26,6 +26,8 @@ class Slot:
     asks: tuple[str, ...] = ()
     """Words (stems) or Chinese strings a question uses for this slot: "where do I live" → home."""
     examples: tuple[str, ...] = ()
+    question: str = ""
+    """How a person asks for it: embedded with the memory, so a question finds the answer it asks for."""
     needs: tuple[str, ...] = ()
     """Shapes of which one must also match: a relation slot wants the person named or described
     ("my mum Saule", "my son is five"), not merely mentioned ("my mum keeps asking")."""
@@ -57,48 +59,56 @@ _ROWS: tuple[Slot, ...] = (
              r"^(?:i'?m|i am) [A-Z][a-z]+(?<!ish)(?<!ese)(?<!ian)\s*(?:[,.!]|$|and\b|here\b)"),
          zh=(r"我叫", r"我的名字"),
          asks=("name", "called", "call", "名字", "叫什么"),
-         examples=("My name is Aigerim.", "我叫贺晓雯。")),
+         examples=("My name is Aigerim.", "我叫贺晓雯。"),
+         question="What is my name?"),
     Slot("birthday", "fact", False,
          en=(r"\bbirthday\b", r"\bborn on\b"),
          zh=(r"生日", r"出生"),
          asks=("birthday", "born", "生日"),
-         examples=("My husband's birthday is 9 October.", "我弟弟生日是5月3号。")),
+         examples=("My husband's birthday is 9 October.", "我弟弟生日是5月3号。"),
+         question="When is the birthday?"),
     Slot("allergy", "fact", True,
          en=(r"\ballerg", r"\banaphyla"),
          zh=(r"过敏",),
          asks=("allerg", "过敏"),
-         examples=("I'm allergic to bee stings.", "我对芒果过敏。")),
+         examples=("I'm allergic to bee stings.", "我对芒果过敏。"),
+         question="What am I allergic to?"),
     Slot("diet", "preference", True,
          en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free)\b",
              r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b"),
          zh=(r"吃素", r"不吃", r"忌口", r"不能吃", r"不喝"),
          asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
-         examples=("I'm lactose intolerant, so no regular milk for me.", "我不吃香菜。")),
+         examples=("I'm lactose intolerant, so no regular milk for me.", "我不吃香菜。"),
+         question="What do I eat or avoid eating?"),
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
              r"cholesterol|physio\w*|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
              r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said))\b",),
          zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
          asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
-         examples=("My doctor found I'm low on vitamin D.", "我有高血压。")),
+         examples=("My doctor found I'm low on vitamin D.", "我有高血压。"),
+         question="What health conditions do I have?"),
     Slot("manager", "relation", False,
          en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b",
              r"\breport(?:s|ing)? to\b"),
          zh=(r"领导", r"老板", r"上司", r"组长", r"主管", r"经理"),
          asks=("boss", "manager", "supervisor", "report", "领导", "老板", "上司", "组长"),
-         examples=("My boss Morag Nicolson wants everything in triplicate.", "新公司组长是周敏。")),
+         examples=("My boss Morag Nicolson wants everything in triplicate.", "新公司组长是周敏。"),
+         question="Who is my boss or manager?"),
     Slot("colleague", "relation", True,
          en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",),
          zh=(r"同事",),
          asks=("colleague", "coworker", "workmate", "同事"),
-         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。")),
+         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。"),
+         question="Who are my colleagues?"),
     Slot("employer", "fact", False,
          en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?[A-Z]", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
              r"\boffered (?:me|us) (?:the|a) (?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
          zh=(r"在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
-         examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。")),
+         examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。"),
+         question="Where do I work, which company?"),
     Slot("job", "fact", False,
          en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role) is\b", r"\b(?:i'?m|i am) (?:a|an) "
              r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
@@ -107,54 +117,63 @@ _ROWS: tuple[Slot, ...] = (
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休"),
          asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
-         examples=("I work as a ferry engineer.", "我是游戏原画师。")),
+         examples=("I work as a ferry engineer.", "我是游戏原画师。"),
+         question="What is my job?"),
     Slot("partner", "relation", needs=_DESCRIBED, multi=False,
          en=(r"\b(?:my|our) (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|spouse)\b",
              r"\bmarried to\b"),
          zh=(r"老婆", r"老公", r"妻子", r"丈夫", r"男朋友", r"女朋友", r"对象", r"爱人"),
          asks=("wife", "husband", "partner", "spouse", "girlfriend", "boyfriend", "老婆", "老公", "对象", "爱人"),
-         examples=("My husband is called Yerlan.", "我老公叫王磊。")),
+         examples=("My husband is called Yerlan.", "我老公叫王磊。"),
+         question="Who is my partner, wife or husband?"),
     Slot("children", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl)\b",),
          zh=(r"儿子", r"女儿", r"孩子"),
          asks=("son", "daughter", "kid", "child", "儿子", "女儿", "孩子"),
-         examples=("Our son Timur is five.", "我女儿在上大学。")),
+         examples=("Our son Timur is five.", "我女儿在上大学。"),
+         question="What are my children's names?"),
     Slot("parents", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|mam|ma|pa)\b",),
          zh=(r"妈妈", r"爸爸", r"我妈", r"我爸", r"母亲", r"父亲", r"父母"),
          asks=("mum", "mom", "mother", "dad", "father", "parent", "妈", "爸", "母亲", "父亲"),
-         examples=("My mum Saule lives in Almaty.", "我妈在绵阳。")),
+         examples=("My mum Saule lives in Almaty.", "我妈在绵阳。"),
+         question="Who are my parents?"),
     Slot("siblings", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:\w+ )?(?:brother|sister|sibling)s?\b",),
          zh=(r"哥哥", r"姐姐", r"弟弟", r"妹妹", r"我弟", r"我哥", r"我姐", r"我妹", r"弟媳", r"嫂子"),
          asks=("brother", "sister", "sibling", "哥", "姐", "弟", "妹"),
-         examples=("My brother Arman is a pilot.", "我弟弟叫贺晓东。")),
+         examples=("My brother Arman is a pilot.", "我弟弟叫贺晓东。"),
+         question="Who are my brothers and sisters?"),
     Slot("pet", "fact", True,
          en=(r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|tortoise|budgie|sighthound|terrier|spaniel|collie|"
              r"labrador)s?\b",),
          zh=(r"狗", r"猫", r"宠物"),
          asks=("dog", "cat", "pet", "animal", "狗", "猫", "宠物"),
-         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。")),
+         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。"),
+         question="What pets do I have?"),
     Slot("vehicle", "fact", False,
          en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia)\b",
              r"\bdriv(?:e|ing) an? \w+"),
          zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托"),
          asks=("car", "drive", "vehicle", "motorbike", "scooter", "车"),
-         examples=("I drive an old Land Rover.", "我把电动车卖了。")),
+         examples=("I drive an old Land Rover.", "我把电动车卖了。"),
+         question="What car or vehicle do I have?"),
     Slot("commute", "fact", False,
          en=(r"\bcommute\b", r"\b(?:take|took|catch|get) the (?:bus|train|tram|metro|tube|ferry)\b",
              r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
              r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b"),
          zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"骑.{0,4}车上班", r"(?:走路|开车|骑车).{0,6}(?:到|就到)"),
          asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
-         examples=("I take the bus to work these days.", "每天坐地铁上下班。")),
+         examples=("I take the bus to work these days.", "每天坐地铁上下班。"),
+         question="How do I get to work?"),
     Slot("language", "fact", True,
          en=(rf"\b(?:speak|speaks|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
              rf"\b(?:{_LANGUAGES})\b.{{0,30}}\b(?:lessons?|classes?|course|app)\b",
              r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b"),
          zh=(r"(?:日|英|韩|法|德|西班牙|俄|意大利)语",),
          asks=("language", "speak", "learn", "语"),
-         examples=("I speak Kazakh, Russian and English.", "日语还在学。")),
+         examples=("I speak Kazakh, Russian and English.", "日语还在学。"),
+         question="Which languages do I speak or learn?"),
     Slot("hobby", "fact", True,
          en=(rf"\bplay(?:s|ing)? (?:the |in (?:a|the) )?(?:{_INSTRUMENTS})\b", rf"\b(?:on|my) (?:the )?(?:{_INSTRUMENTS})\b",
              r"\bhobby\b", r"\b(?:knit|paint|draw|garden|bake|hike|climb|fish|photograph|sketch|sew|pottery|"
@@ -162,38 +181,43 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b"),
          zh=(r"弹", r"爱好", r"画画", r"摄影", r"徒步", r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋"),
          asks=("hobby", "instrument", "play", "free time", "爱好", "弹"),
-         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。")),
+         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。"),
+         question="What are my hobbies, what instrument do I play?"),
     Slot("sport", "fact", True,
          en=(r"\b(?:run|running|swim|swimming|yoga|football|volleyball|tennis|gym|cycling|shinty|golf|climbing|"
              r"rowing|surf|ski|skiing|pilates|dance|dancing|hurling|rugby|basketball|badminton|tai chi)\b",),
          zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞"),
          asks=("sport", "exercise", "train", "运动", "锻炼"),
-         examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。")),
+         examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。"),
+         question="What sport or exercise do I do?"),
     Slot("reply_style", "preference", False,
          en=(r"\b(?:answers?|repl(?:y|ies)|respond|responses|format|bullet points?|keep it short|brief|concise)\b",),
          zh=(r"回答", r"回复", r"简短", r"详细"),
          asks=("answer", "reply", "format", "respond", "回答", "回复"),
-         examples=("Please keep your answers short.", "回答的时候简短一点。")),
+         examples=("Please keep your answers short.", "回答的时候简短一点。"),
+         question="How should you answer me?"),
     Slot("possessions", "fact", True,
          en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
              r"(?!question|problem|feeling|idea|minute|moment|sec|second|look|go|chance)\w+",),
          zh=(r"^(?:我|我们)(?:家)?(?:有|买了)(?:一|两|几)?(?:辆|台|个|套|只|把)",),
          asks=("own", "have", "bought", "有"),
-         examples=("I own a blue kayak.", "我们家买了一台钢琴。")),
+         examples=("I own a blue kayak.", "我们家买了一台钢琴。"),
+         question="What do I own?"),
     Slot("home", "fact", False,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
          zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家"),
          asks=("live", "home", "city", "town", "address", "住", "家"),
-         examples=("We moved to Astana yesterday.", "这周末搬去杭州。")),
+         examples=("We moved to Astana yesterday.", "这周末搬去杭州。"),
+         question="Where do I live?"),
 )
 
 
 def _compile(slot: Slot) -> Slot:
     patterns = tuple(re.compile(p, re.IGNORECASE) for p in slot.en + slot.zh)
     required = tuple(re.compile(p) for p in slot.needs)
-    return Slot(slot.name, slot.kind, slot.multi, slot.en, slot.zh, slot.asks, slot.examples, slot.needs,
-                patterns, required)
+    return Slot(slot.name, slot.kind, slot.multi, slot.en, slot.zh, slot.asks, slot.examples, slot.question,
+                slot.needs, patterns, required)
 
 
 SLOTS: tuple[Slot, ...] = tuple(_compile(s) for s in _ROWS)
@@ -218,3 +242,13 @@ def slots_asked(question: str) -> list[str]:
                 found.append(slot.name)
                 break
     return found
+
+
+def embedding_text(attribute: str, content: str) -> str:
+    """What a typed memory is embedded as: its slot's question, then its sentence. Questions are what
+    recall compares memories with, and a statement alone often shares no word with the question
+    that asks for it ("Who is my spouse?" — "The user's husband is called Yerlan")."""
+    slot = BY_NAME.get(attribute)
+    if slot is None or not slot.question or re.search(r"[\u3400-\u9fff]", content):
+        return content
+    return f"{slot.question} {content}"

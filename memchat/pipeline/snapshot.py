@@ -14,7 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from memchat.memory.store import Database
-from memchat.types import BudgetReport, Candidate, ChatMessage, ExtractionFailure, MemchatError, Timings, WriteOutcome
+from memchat.types import BudgetReport, Candidate, ChatMessage, ExtractionFailure, MemchatError, Timings, WriteOutcome, format_day
 
 FORMAT_VERSION = 1
 
@@ -26,6 +26,9 @@ def candidate_dict(candidate: Candidate) -> dict[str, Any]:
         "content": memory.content,
         "kind": memory.kind,
         "status": memory.status,
+        "said_on": format_day(memory.created_at) if memory.created_at else None,
+        "about_date": memory.event_label or None,
+        "relevance": round(candidate.relevance, 4),
         "score": round(candidate.score, 4),
         "selected": candidate.selected,
         "reason": candidate.reason,

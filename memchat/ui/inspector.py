@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
-from memchat.types import Candidate, ExtractionFailure, Memory, Signals, WriteOutcome
+from memchat.types import Candidate, ExtractionFailure, Memory, Signals, WriteOutcome, format_day
 from memchat.ui import keys
 
 CANDIDATE_COLUMNS = ("id", "✔", "pin", "score", "reason", "content")
@@ -66,9 +66,13 @@ def memory_text(memory: Memory | None) -> Text:
     """A memory's content, marked when it is no longer active."""
     if memory is None:
         return Text("[purged]", style="dim strike")
+    when = Text()
+    if memory.is_episode and memory.created_at:
+        when.append(f"{format_day(memory.created_at)} said: ", style="italic")
+    about = Text(f" ⟨{memory.event_label}⟩", style="italic") if memory.event_at is not None else Text()
     if memory.status == "active":
-        return Text(memory.content)
-    return Text.assemble((f"[{memory.status}] ", "italic"), (memory.content, "dim"))
+        return Text.assemble(when, memory.content, about)
+    return Text.assemble((f"[{memory.status}] ", "italic"), when, (memory.content, "dim"), about)
 
 
 def turn_from_snapshot(
