@@ -120,8 +120,10 @@ class ForgetSettings:
     """Never-recalled, unpinned memories older than this with low importance are archived."""
     decay_importance: float = 0.4
     """Only memories less important than this decay."""
-    event_ttl_days: float = 120.0
-    """Events (trips, plans, appointments) expire this many days after they were told; 0 keeps them."""
+    event_ttl_days: float = 0.0
+    """Typed events (trips, plans, appointments) expire this many days after they were told; 0 (the
+    default) keeps them, so "when did I…?" gets the same answer a day or a year later. Episodes never
+    expire."""
 
 
 @dataclass

@@ -112,8 +112,10 @@ def test_questions_find_their_slots_and_compound_questions_split():
 def test_a_long_message_becomes_windows_that_read_on_their_own():
     text = ("Right so bit of family stuff so you know who I'm on about. My wife Rhona is a nurse at Raigmore. "
             "She works nights mostly. Our daughter Isla is 19 and at uni in Glasgow doing vet science. "
-            "Callum is 17, still at school and he lives and breathes shinty. Is that too much detail?")
+            "Callum is 17, still at school and he lives and breathes shinty. Is that too much detail? "
+            "My brother Ewan runs the ferry cafe in Uig with his husband Tom. Last Friday we all went to Portree.")
     windows = episode_windows(text, MONDAY)
-    assert all("?" not in w.text for w in windows)
+    assert all("?" not in w.text and "family stuff" not in w.text for w in windows), [w.text for w in windows]
     assert any("Rhona" in w.text and "nights" in w.text for w in windows), [w.text for w in windows]
     assert len(windows) >= 2
+    assert windows[-1].time is not None and windows[-1].time.label == "2026-03-13"

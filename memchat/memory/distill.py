@@ -36,7 +36,7 @@ HEDGED_CONFIDENCE = 0.45
 
 LIKES = re.compile(r"^\s*(?:i|we)\s+(?:really |absolutely |just |still |also )?(?:love|like|enjoy|prefer|hate|"
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
-_CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较)?(?:喜欢|爱|讨厌|受不了)")
+CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较)?(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|"
     r"now (?:on|doing|learning|playing|into)|back to)\b|换成|换到|换了|改成|改学|改去|转而",
@@ -128,7 +128,7 @@ def guess_key(clause: str) -> tuple[str, str, str]:
     slot: Slot | None = slot_of(clause)
     if slot is not None:
         return "user", slot.name, slot.kind
-    if LIKES.search(clause) or _CN_LIKES.search(clause):
+    if LIKES.search(clause) or CN_LIKES.search(clause):
         return "user", "likes", "preference"
     return "user", "", ""
 

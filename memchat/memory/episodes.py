@@ -16,9 +16,12 @@ import re
 from dataclasses import dataclass
 
 from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
+from memchat.memory.distill import CN_LIKES, LIKES
 from memchat.memory.segment import split_sentences
-from memchat.memory.terms import has_cjk
-from memchat.memory.timeexpr import ResolvedTime, first_time
+from memchat.memory.slots import slot_of
+from memchat.memory.speech import normalise
+from memchat.memory.terms import STOPWORDS, has_cjk
+from memchat.memory.timeexpr import ResolvedTime, first_time, resolve_times
 
 WHOLE_MESSAGE_WORDS = 45
 """A message this short (after dropping what is not kept) is one episode."""
@@ -52,10 +55,60 @@ def _about_the_assistant(sentence: str) -> bool:
     return bool(_TO_THE_ASSISTANT.search(sentence)) and not mentions_the_user(sentence)
 
 
+PHATIC = frozenset("""
+    ok okay okey kk cool nice great good fine awesome amazing brilliant perfect lovely sweet wow whoa oh ooh ah ahh aha
+    hmm meh ugh oof yikes omg lol lmao lmfao rofl haha hehe heh yay yep yeah yes yup nope nah sure right true same
+    thanks thank thx thnx thnks ty cheers appreciated appreciate helpful helpfull help helps helped lot lots much
+    sorry hello hey hiya morning evening night gn bye goodbye later cya see talk back brb soon tbh idk ikr np worries
+    fair enough makes sense point interesting wild crazy funny hilarious cute aww love loved it's that's this that
+    sounds try check out will tired exhausted bored sleepy hungry busy long day week mondays monday friday weekend
+    mate dude bro buddy guys folks please pls plz also really super very totally definitely exactly indeed anyway
+    wait what huh gotcha got see understood noted course deal done bet alright ready want need feel feeling like
+    know think guess maybe still just now again more bit kind sort thing things stuff pretty quite well so too
+""".split())
+"""Words of talk that says nothing about anyone: greetings, thanks, reactions, moods."""
+CN_PHATIC = ("好的", "好吧", "好滴", "谢谢", "多谢", "感谢", "收到", "知道了", "懂了", "明白", "晚安", "早安", "拜拜", "再见",
+             "哈", "嘿", "嗯", "哦", "噢", "啊", "呀", "吧", "呢", "啦", "了", "嘛", "哇", "耶", "行", "可以", "没问题",
+             "你真好", "你好", "太好了", "厉害", "牛", "辛苦", "累死", "好累", "困", "无聊", "烦", "真的", "确实", "对",
+             "是的", "好", "的", "我", "你", "也", "就", "还", "很", "太", "超", "有点", "今天", "先", "去", "睡", "早点")
+"""The same in Chinese."""
+
+
+_IDENTITY = re.compile(r"^\s*(?:i'?m|i am)\s+(?:a |an |also |actually |totally )?([a-z][a-z\-]+)|我(?:也|其实)?是(\w{2,})",
+                       re.IGNORECASE)
+
+
+def has_content(sentence: str) -> bool:
+    """Whether a sentence says something that could be worth finding again: a name, a number, a date,
+    a slot of the catalogue, a like or dislike, or at least three words beyond talk ("long day",
+    "sounds good, I'll try that" and "好的，知道了" say nothing)."""
+    if not re.search(r"[^\W\d_]", sentence):
+        return False  # digits and punctuation only ("666", "!!")
+    if slot_of(sentence) or re.search(r"\d", sentence) or LIKES.search(sentence) or CN_LIKES.search(sentence):
+        return True
+    identity = _IDENTITY.search(sentence)
+    what = identity and (identity.group(1) or identity.group(2))
+    if what and what.lower() not in PHATIC and len(what) > 2:
+        return True  # "I'm colorblind", "我是左撇子": what the user is
+    if any(not t.passing for t in resolve_times(sentence, 0.0)):
+        return True
+    if has_cjk(sentence):
+        rest = re.sub(r"[^\u3400-\u9fff]", "", sentence)
+        for word in sorted(CN_PHATIC, key=len, reverse=True):
+            rest = rest.replace(word, "")
+        return len(rest) >= 5
+    if re.search(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+", sentence.strip()):
+        return True  # a name or a place, mid-sentence
+    words = re.findall(r"[a-z']+", sentence.lower())
+    content = [w for w in words if w not in PHATIC and w not in STOPWORDS and len(w) > 2 and w.strip("'") != "i'm"]
+    return len(content) >= 3
+
+
 def kept_sentences(text: str) -> list[str]:
-    """The sentences an episode may keep: no questions, chit-chat, secrets or remarks to the assistant."""
+    """The sentences an episode may keep: no questions, chit-chat, secrets, remarks to the assistant, or talk
+    without content."""
     return [s for s in split_sentences(text) if not is_question(s) and not is_chit_chat(s)
-            and not contains_secret(s) and not _about_the_assistant(s)]
+            and not contains_secret(s) and not _about_the_assistant(s) and has_content(normalise(s))]
 
 
 def _stands_alone(sentence: str) -> bool:

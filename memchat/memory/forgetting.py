@@ -1,6 +1,7 @@
 """Forgetting: expiry, decay of never-recalled items, and a capacity limit.
 
-All soft (status → archived); pinned memories are never touched. A hard purge
+All soft (status → archived); pinned memories and episodes (what the user said, the floor under
+recall) are never touched. A hard purge
 (`MemoryStore.purge`) is separate and explicit. Runs after each turn's
 extraction and costs three indexed UPDATEs.
 """
@@ -33,22 +34,23 @@ def run_forgetting(db: Database, settings: ForgetSettings, now: float | None = N
     with db.transaction():
         db.execute(
             "UPDATE memories SET status = 'archived', updated_at = ? "
-            "WHERE status = 'active' AND pinned = 0 AND expires_at IS NOT NULL AND expires_at <= ?",
+            "WHERE status = 'active' AND pinned = 0 AND kind != 'episode' AND expires_at IS NOT NULL AND expires_at <= ?",
             (now, now),
         )
         report.expired = db.conn.changes()
         db.execute(
             "UPDATE memories SET status = 'archived', updated_at = ? "
-            "WHERE status = 'active' AND pinned = 0 AND access_count = 0 AND importance < ? AND last_access_at < ?",
+            "WHERE status = 'active' AND pinned = 0 AND kind != 'episode' AND access_count = 0 AND importance < ? "
+            "AND last_access_at < ?",
             (now, settings.decay_importance, now - settings.decay_days * DAY),
         )
         report.decayed = db.conn.changes()
-        active = int(db.scalar("SELECT COUNT(*) FROM memories WHERE status = 'active'"))
+        active = int(db.scalar("SELECT COUNT(*) FROM memories WHERE status = 'active' AND kind != 'episode'"))
         excess = active - settings.capacity
         if excess > 0:
             db.execute(
                 "UPDATE memories SET status = 'archived', updated_at = ? WHERE id IN ("
-                " SELECT id FROM memories WHERE status = 'active' AND pinned = 0"
+                " SELECT id FROM memories WHERE status = 'active' AND pinned = 0 AND kind != 'episode'"
                 " ORDER BY importance * (1 + access_count) ASC, last_access_at ASC LIMIT ?)",
                 (now, excess),
             )

@@ -15,6 +15,7 @@ import sqlite_vec
 
 from memchat.engine.protocol import Embedder
 from memchat.memory.store import Database, Row
+from memchat.memory.secrets import secret_kind
 from memchat.memory.slots import embedding_text
 from memchat.memory.terms import index_text, query_terms
 from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
@@ -26,6 +27,13 @@ def _memory(row: Row) -> Memory:
     values = {name: row[name] for name in _FIELDS}
     values["pinned"] = bool(values["pinned"])
     return Memory(**values)
+
+
+def _refuse_secrets(content: str) -> None:
+    kind = secret_kind(content)
+    if kind:
+        raise MemchatError(f"that text contains a secret ({kind}); memchat never stores secrets",
+                           "leave the secret out, or keep it in a password manager")
 
 
 def _clamp(value: float) -> float:
@@ -45,6 +53,7 @@ class MemoryStore:
         content = " ".join(draft.content.split())
         if not content:
             raise MemchatError("a memory needs some text", "write one self-contained sentence")
+        _refuse_secrets(content)
         now = time.time() if now is None else now
         vector = self.embedder.embed([embedding_text(draft.attribute, content)])[0]
         with self.db.transaction():
@@ -73,6 +82,7 @@ class MemoryStore:
         content = " ".join(content.split())
         if not content:
             raise MemchatError("a memory needs some text", "to remove it use forget or purge")
+        _refuse_secrets(content)
         vector = self.embedder.embed([embedding_text(memory.attribute, content)])[0]
         with self.db.transaction():
             self.db.execute(

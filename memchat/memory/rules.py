@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import re
 
+from memchat.memory.forget_requests import forget_topic, topic_parts
+from memchat.memory.secrets import secret_kind
+
+__all__ = ["forget_topic", "topic_parts"]  # re-exported: rules are read from here
+
 _SENTENCE = re.compile(r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\.|[^.!?。！？\n])+[.!?。！？]*")
 
 CHIT_CHAT = frozenset(
@@ -22,33 +27,6 @@ _QUESTION_START = re.compile(
 )
 _CN_QUESTION = re.compile(r"(吗|呢|什么|怎么|哪|谁|几|多少|是否)[？?]?$|[？?]$")
 
-_SECRET_PATTERNS = [
-    re.compile(r"\b(password|passwd|passcode|pass phrase|passphrase|pin( code)?|security code|cvv|otp)\b", re.IGNORECASE),
-    re.compile(r"\b(api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase)\b", re.IGNORECASE),
-    re.compile(r"\b(sk|pk|rk)[-_](live|test|proj)?[-_]?[A-Za-z0-9]{8,}"),
-    re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{12,}\b|\bghp_[A-Za-z0-9]{20,}\b|\bxox[bpa]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"\bpassport\b.*\b[A-Z0-9]{6,9}\b", re.IGNORECASE),
-    re.compile(r"\b(ssn|social security)\b", re.IGNORECASE),
-    re.compile(r"\b(alarm|door|gate|safe|lock|garage|entry|access|wifi|wi-fi|router|bank|atm|card|phone|locker)\s*"
-               r"(code|pin|combination|password|passcode)\b", re.IGNORECASE),
-    re.compile(r"\b(code|combination)\b\W+(is|=|:)?\s*\d{3,}", re.IGNORECASE),
-    re.compile(r"\b\d{3}-\d{2}-\d{4}\b"),
-    re.compile(r"(密码|口令|验证码|护照号|身份证号|银行卡号|卡号)"),
-]
-_CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
-
-_REQUEST_OPENER = re.compile(
-    r"^\s*((hey|hi|ok(ay)?|so|oh|and|also|btw|one more thing|actually)\b[,!.:]?\s*)*"
-    r"((can|could|would|will) you\s+)?(please\s+)?(just\s+)?(?=forget|delete|erase|remove)",
-    re.IGNORECASE,
-)
-_TOPIC_END = re.compile(r"\s*(?:[,;:!?，；。！？]|\.(?:\s|$)|\s[-–—]\s|\b(?:because|since|as|it'?s|it is|that'?s)\b)")
-_FORGET = re.compile(
-    r"^\s*(please\s+)?(forget|delete|erase|remove)\b(\s+(what|everything)\s+i\s+(told|said to)\s+you)?"
-    r"(\s+(about|that|regarding|of))?\s*(?P<topic>.*)$",
-    re.IGNORECASE,
-)
-_CN_FORGET = re.compile(r"(请)?(忘掉|忘记|删除|删掉)(我说过的|我告诉你的)?(关于)?(?P<topic>.*?)(的事|这件事|的内容)?[。！!.]?$")
 
 _NOTE_MARKERS = re.compile(
     r"\b(from now on|always|never|don'?t ever|do not ever|stop (using|calling|saying)|please (always|never)|"
@@ -119,62 +97,9 @@ def is_question(sentence: str) -> bool:
     return bool(_QUESTION_START.match(stripped)) or bool(_CN_QUESTION.search(stripped))
 
 
-def _luhn(digits: str) -> bool:
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = int(char)
-        if index % 2:
-            value = value * 2 - 9 if value > 4 else value * 2
-        total += value
-    return total % 10 == 0
-
-
 def contains_secret(text: str) -> str | None:
-    """The kind of secret found, or None. Secrets are never stored as memories."""
-    for match in _CARD.finditer(text):
-        digits = re.sub(r"\D", "", match.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            return "card number"
-    for pattern in _SECRET_PATTERNS:
-        if pattern.search(text):
-            return "credential"
-    return None
-
-
-def forget_topic(text: str) -> str | None:
-    """The topic of a 'forget …' request, or None when the message is not one.
-
-    The request may open the message or any of its sentences ("Hey, can you please forget what
-    I told you about X. It wasn't mine to share."); a trailing reason ("…, it's private",
-    "…，不要记") is not part of the topic.
-    """
-    for sentence in [text.strip(), *sentences(text)]:
-        stripped = _REQUEST_OPENER.sub("", sentence.strip(), count=1)
-        match = _FORGET.match(stripped)
-        if match and match.group(2):
-            topic = match.group("topic").strip(" .!?\"'")
-            topic = re.sub(r"^(that|about|what)\s+", "", topic, flags=re.IGNORECASE)
-            topic = re.sub(r"\b(i told you|i said)\b", "", topic, flags=re.IGNORECASE).strip()
-            topic = _TOPIC_END.split(topic, maxsplit=1)[0].strip(" .!?\"'")
-            topic = re.sub(r"^(about|regarding|of)\s+", "", topic, flags=re.IGNORECASE)
-            if topic:
-                return topic
-        cn = _CN_FORGET.search(stripped)
-        if cn and cn.group("topic").strip():
-            topic = re.split(r"[，,；;。！!？?]", cn.group("topic"))[0]
-            topic = re.sub(r"^(我(说过?|讲过?|提过?|告诉你)的)?(关于)?", "", topic.strip())
-            topic = re.sub(r"(的事情?|这件事|的内容|的那些?事)$", "", topic)
-            if topic:
-                return topic
-    return None
-
-
-def topic_parts(topic: str) -> list[str]:
-    """'Archie and Linda and the drinking thing' → the parts a forget request names."""
-    parts = re.split(r"\s*(?:\band\b|&|,|和|跟|与|、|以及)\s*", topic, flags=re.IGNORECASE)
-    vague = r"\b(the|whole|thing|things|stuff|business|matter|story|situation|issue)\b"
-    parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
-    return [p for p in parts if re.search(r"\w", p)]
+    """The kind of secret found, or None. Secrets are never stored (see memory.secrets)."""
+    return secret_kind(text)
 
 
 _HEDGE = re.compile(r"\b(maybe|perhaps|probably|possibly|i think|i guess|i believe|not sure|might|may be)\b|也许|可能|大概", re.I)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from memchat.memory.store import Database, Row
+from memchat.memory.secrets import redact
 from memchat.memory.terms import query_terms, search_terms
 from memchat.types import MemchatError, Message, Note, Session
 
@@ -92,7 +93,7 @@ class SessionStore:
     def set_summary(self, session_id: int, summary: str, now: float | None = None) -> None:
         self.db.execute(
             "UPDATE sessions SET summary = ?, summary_updated_at = ? WHERE id = ?",
-            (summary, time.time() if now is None else now, session_id),
+            (redact(summary), time.time() if now is None else now, session_id),
         )
 
     # ---- messages -------------------------------------------------------
@@ -101,6 +102,7 @@ class SessionStore:
         now: float | None = None,
     ) -> Message:
         now = time.time() if now is None else now
+        content = redact(content)  # secrets never reach disk: the current turn keeps them in memory only
         with self.db.transaction():
             self.db.execute(
                 "INSERT INTO messages (session_id, role, content, created_at, tokens, cancelled) "
@@ -155,6 +157,7 @@ class SessionStore:
     # ---- notes ----------------------------------------------------------
     def add_note(self, session_id: int, text: str, now: float | None = None) -> Note:
         now = time.time() if now is None else now
+        text = redact(text)
         with self.db.transaction():
             self.db.execute("INSERT INTO notes (session_id, text, created_at) VALUES (?, ?, ?)", (session_id, text, now))
             note_id = self.db.last_insert_rowid()
@@ -178,6 +181,6 @@ class SessionStore:
 
     def edit_note(self, note_id: int, text: str) -> None:
         if text.strip():
-            self.db.execute("UPDATE notes SET text = ? WHERE id = ?", (text.strip(), note_id))
+            self.db.execute("UPDATE notes SET text = ? WHERE id = ?", (redact(text.strip()), note_id))
         else:
             self.db.execute("UPDATE notes SET active = 0 WHERE id = ?", (note_id,))

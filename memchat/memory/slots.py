@@ -55,8 +55,8 @@ _DESCRIBED = (
 
 _ROWS: tuple[Slot, ...] = (
     Slot("name", "fact", False,
-         en=(r"\bmy name(?:'s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me [A-Z]", r"\beveryone calls me\b",
-             r"^(?:i'?m|i am) [A-Z][a-z]+(?<!ish)(?<!ese)(?<!ian)\s*(?:[,.!]|$|and\b|here\b)"),
+         en=(r"\bmy name(?:'s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me (?-i:[A-Z])", r"\beveryone calls me\b",
+             r"^(?:i'?m|i am) (?-i:[A-Z][a-z]+)(?<!ish)(?<!ese)(?<!ian)\s*(?:[,.!]|$|and\b|here\b)"),
          zh=(r"我叫", r"我的名字"),
          asks=("name", "called", "call", "名字", "叫什么"),
          examples=("My name is Aigerim.", "我叫贺晓雯。"),
@@ -76,15 +76,16 @@ _ROWS: tuple[Slot, ...] = (
     Slot("diet", "preference", True,
          en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free)\b",
              r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b"),
-         zh=(r"吃素", r"不吃", r"忌口", r"不能吃", r"不喝"),
+         zh=(r"吃素", r"素食", r"不吃", r"忌口", r"不能吃", r"不喝"),
          asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
          examples=("I'm lactose intolerant, so no regular milk for me.", "我不吃香菜。"),
          question="What do I eat or avoid eating?"),
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
              r"cholesterol|physio\w*|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
-             r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said))\b",),
-         zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
+             r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said)|"
+             r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia)\b",),
+         zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"色盲", r"失眠", r"哮喘", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
          asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
          examples=("My doctor found I'm low on vitamin D.", "我有高血压。"),
          question="What health conditions do I have?"),
@@ -102,7 +103,7 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。"),
          question="Who are my colleagues?"),
     Slot("employer", "fact", False,
-         en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?[A-Z]", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
+         en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
              r"\boffered (?:me|us) (?:the|a) (?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
          zh=(r"在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),

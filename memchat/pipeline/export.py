@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from memchat import paths
+from memchat.memory.secrets import redact_all
 from memchat.memory.sessions import SessionStore
 from memchat.memory.store import Database
 from memchat.pipeline import snapshot
@@ -17,7 +18,7 @@ FORMATS = ("json", "md")
 
 
 def to_json(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    return json.dumps(redact_all(data), ensure_ascii=False, indent=2)
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
@@ -30,6 +31,7 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 
 def to_markdown(data: dict[str, Any]) -> str:
+    data = redact_all(data)  # type: ignore[assignment]  # a snapshot recorded before redaction existed
     out = [f"# memchat turn {data['turn']} of session {data['session']}", ""]
     model = data["model"]
     out += [

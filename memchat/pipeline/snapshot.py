@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from memchat.memory.store import Database
+from memchat.memory.secrets import redact_all
 from memchat.types import BudgetReport, Candidate, ChatMessage, ExtractionFailure, MemchatError, Timings, WriteOutcome, format_day
 
 FORMAT_VERSION = 1
@@ -97,7 +98,7 @@ def save(db: Database, session_id: int, turn: int, snapshot: dict[str, Any]) -> 
     db.execute(
         "INSERT INTO turns (session_id, turn, created_at, snapshot) VALUES (?, ?, ?, ?) "
         "ON CONFLICT(session_id, turn) DO UPDATE SET snapshot = excluded.snapshot",
-        (session_id, turn, snapshot["created_at"], json.dumps(snapshot, ensure_ascii=False)),
+        (session_id, turn, snapshot["created_at"], json.dumps(redact_all(snapshot), ensure_ascii=False)),
     )
 
 

@@ -1,0 +1,122 @@
+"""Requests to forget, in the many ways people ask: the topic they name, or None. Pure.
+
+"Please forget what I told you about Arman and the gambling, it's private." → "Arman and the
+gambling". The tables below are the shapes of such requests (one per line); the code only
+tries them in order on each sentence and trims what is not the topic: openers ("hey,",
+"on second thought"), containers ("what I told you about", "the stuff about", "关于…的事"),
+and trailing reasons (", it's private", " - I don't want that stored", "，不要记").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memchat.memory.segment import split_sentences
+
+_OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|"
+           r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)[\s,.!:…~～—–，、-]*)*")
+_PLEASE = r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:please\s+|pls\s+)?"
+_VERB = (r"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|"
+         r"stop remembering|stop keeping|don'?t remember|do not remember|not remember|don'?t keep|do not keep|not keep|"
+         r"don'?t store|do not store|never mind|nevermind)")
+
+EN_REQUESTS: tuple[str, ...] = (
+    rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
+    r"^(?:i'?d rather you didn'?t|i don'?t want you to|i'd like you to|i want you to)\s+"
+    r"(?:keep|remember|store|delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
+    r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
+)
+"""English request shapes; `t` is the raw topic (trimmed below)."""
+
+_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|别记着|别记住|别记了|别记|不要记得|不要记住|不要记|别留着|"
+            r"当没听过|当没听到|当作没听过)")
+_CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
+CN_REQUESTS: tuple[str, ...] = (
+    rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
+    rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
+    rf"^{_CN_ASK}{_CN_VERB}(?P<t>.+)$",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?{_CN_VERB}(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
+)
+"""Chinese request shapes."""
+
+_NOT_A_REQUEST = re.compile(
+    r"^\s*(?:how|what|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
+    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b",
+    re.IGNORECASE,
+)
+"""'How do I delete…', 'I always forget my keys', '周末只想忘掉工作': the words, but not a request to us."""
+
+_EN_CONTAINER = re.compile(
+    r"^\s*(?:(?:about|that|the|this|all|any|every)\s+)*"
+    r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
+    r"the details|stuff|bits|info|details)\s+)?"
+    r"(?:(?:i|that i|you know)\s+(?:told|said|mentioned|shared|said to|told u|told you)\s*(?:you|u|to you)?\s*|you know\s+|"
+    r"i (?:told|said) (?:you|u)\s+)?"
+    r"(?:(?:about|on|regarding|re:?|of|concerning|from)\s+)?",
+    re.IGNORECASE,
+)
+_EN_TAIL = re.compile(
+    r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
+    r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
+    r"\bi (?:mentioned|said|told)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b)).*$",
+    re.IGNORECASE,
+)
+_CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?记忆|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
+_CN_CONTAINER = re.compile(r"^(?:刚才|刚刚|之前|上次|前面)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
+_CN_SUFFIX = re.compile(r"(?:的事情?了?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|了)$")
+
+_EN = [re.compile(p, re.IGNORECASE) for p in EN_REQUESTS]
+_CN = [re.compile(p) for p in CN_REQUESTS]
+
+
+def _trim_en(topic: str) -> str:
+    topic = _EN_CONTAINER.sub("", topic.strip(" \"'“”"), count=1)
+    topic = _EN_TAIL.sub("", topic)
+    topic = re.sub(r"^(?:that|about|the whole thing about|the whole)\s+", "", topic, flags=re.IGNORECASE)
+    return topic.strip(" .!?\"'“”…")
+
+
+def _trim_cn(topic: str) -> str:
+    topic = _CN_CONTAINER.sub("", topic.strip(), count=1)
+    topic = _CN_TAIL.sub("", topic)
+    topic = re.sub(r"^(?:那个|这个|关于|我的(?=.{2,}信息))", "", topic)
+    return _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
+
+
+def _in_sentence(sentence: str) -> str | None:
+    stripped = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)
+    if not stripped or _NOT_A_REQUEST.search(stripped):
+        return None
+    for pattern in _EN:
+        match = pattern.match(stripped)
+        if match:
+            topic = _trim_en(match.group("t"))
+            if topic and not re.fullmatch(r"(?:it|that|this|me|everything|all|them)", topic, re.IGNORECASE):
+                return topic
+    if re.search(r"[\u4e00-\u9fff]", stripped):
+        for pattern in _CN:
+            match = pattern.search(stripped)
+            if match:
+                topic = _trim_cn(match.group("t"))
+                if len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
+                    return topic
+    return None
+
+
+def forget_topic(text: str) -> str | None:
+    """The topic of a request to forget, found in the whole message or any of its sentences."""
+    fragments = re.split(r"(?<=[，,～~])\s*|\s+(?=[\u4e00-\u9fff])", text.strip())
+    for sentence in [text.strip(), *split_sentences(text), *fragments]:
+        topic = _in_sentence(sentence)
+        if topic:
+            return topic
+    return None
+
+
+def topic_parts(topic: str) -> list[str]:
+    """'Archie and Linda and the drinking thing' → the parts a forget request names."""
+    parts = re.split(r"\s*(?:\band\b|&|,|和|跟|与|、|以及)\s*", topic, flags=re.IGNORECASE)
+    vague = r"\b(the|whole|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about)\b"
+    parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
+    return [p for p in parts if re.search(r"\w", p)]

@@ -1,0 +1,221 @@
+"""Secrets: found in any text before it is written anywhere, and replaced by a marker.
+
+One detector for the whole program (DESIGN.md §1 "Privacy"): messages, episodes, typed
+memories, snapshots, exports and summaries all pass through `redact` before they touch
+disk, so "my wifi password is hunter2" is stored as "my wifi password is [secret: password]".
+The current turn may still hand the secret to the model, in memory only.
+
+Two sources, one answer: Yelp's `detect-secrets` plugins for credential shapes with a
+known format (AWS, GitHub, Slack, Stripe, JWT, private keys, URL basic auth…), and the
+table below for personal shapes a code scanner does not know (cards in any grouping,
+IBAN, national ids, passwords and PINs said in words, in English and Chinese). Pure
+apart from detect-secrets' plugin registry, loaded once.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+_VALUE = r"[^\s,;，。；]{3,}"
+_SECRETISH = r"(?=[^\s,;，。；]*[\d!@#$%^&*_+=?~])[^\s,;，。；]{4,}"
+"""A value that looks like a secret when no "is"/":" says so: it has a digit or a symbol."""
+_PASSWORD_WORDS = r"password|passwd|pwd|pw|pass ?phrase|passcode|pass code|login password|wi-?fi password"
+_ABOUT_PASSWORDS = r"(?:manager|reset|policy|hint|rules?|requirements?|app|field|strength|change|expired|protected|vault)\b"
+"""'my password manager is great': talk about passwords, not one."""
+_CODE_WORDS = (r"pin|pin code|pin number|cvv|cvc|cvv2|security code|otp|one[- ]time code|verification code|2fa(?: backup)? code|"
+               r"backup codes?|recovery codes?|code they (?:texted|sent|emailed)(?: me)?|"
+               r"(?:alarm|disarm|door|gate|safe|lock|garage|entry|access|locker|building|key ?safe|bike lock|front door|"
+               r"back door|keypad|lockbox) ?(?:code|pin|combination|combo)|combination|combo|lockbox|lock box|keypad|key ?safe")
+
+# (kind, pattern); the group named "v" is the secret itself (the whole match when there is none).
+SECRET_RULES: tuple[tuple[str, str], ...] = (
+    ("private key", r"(?P<v>-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))"),
+    ("api key", r"(?P<v>\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
+    ("api key", r"(?P<v>\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,})"),
+    ("api key", r"(?P<v>\bxox[abprs]-[A-Za-z0-9-]{10,}|\bglpat-[A-Za-z0-9_-]{16,}|\bnpm_[A-Za-z0-9]{30,})"),
+    ("api key", r"(?P<v>\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bAIza[0-9A-Za-z_\-]{30,})"),
+    ("token", r"(?P<v>\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})"),
+    ("password", r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:(?P<v>[^\s@/]+)@"),
+    ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\b(?:\s+(?!{_ABOUT_PASSWORDS})\w+)?\s+(?:is|was|=|:|-|are|now is|is now|is still)\s+"
+                 rf"(?:literally |just |still |now |actually |simply )?)[\"'“]?(?P<v>{_VALUE})"),
+    ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\b[^.!?\n]{{0,40}}?\s(?:is|was|=|:|-|are|now is|is now|is still)\s+"
+                 rf"(?:literally |just |still |now |actually |simply )?)[\"'“]?(?P<v>{_SECRETISH})"),
+    ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\s*[:=]\s*)(?P<v>{_VALUE})"),
+    ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\s+)(?P<v>{_SECRETISH})"),
+    ("password", rf"(?i:\b(?:user(?:name)?|login|admin|acct|account)\b\s*(?:is|[:=])?\s*[^\s/]+\s*(?:/|\bpass(?:word)?\b|\bpw\b|\bpwd\b)"
+                 rf"\s*[:=]?\s*)(?P<v>{_VALUE})"),
+    ("password", rf"(?i:(?:^|\s)(?:admin|root|user)\s*/\s*)(?P<v>{_SECRETISH})"),
+    ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b[^.!?\n]{{0,40}}?\s(?:is|was|=|:|-|are|now is|is now)\s+(?:literally |just |still )?)"
+            rf"(?P<v>[A-Za-z0-9#*][A-Za-z0-9#*\-]{{2,}})"),
+    ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b\s*[:=#]?\s*)(?P<v>\d[\d\-]{{2,}}\d)"),
+    ("wifi key", rf"(?i:\b(?:wi-?fi|network)\s*(?:key|password|pass|pw|code)?\b[^.!?\n]{{0,40}}?\s*(?:\bis\b|=|:|-)\s*)"
+                 rf"(?P<v>{_SECRETISH})"),
+    ("api key", rf"(?i:\b(?:api[ _-]?key|secret[ _-]?key|access[ _-]?key|access[ _-]?token|auth[ _-]?token|"
+                rf"bearer|client secret|token|secret|key)\b\s*(?:is|=|:|-)?\s*)(?P<v>{_SECRETISH})"),
+    ("national id", r"(?i:\b(?:ssn|social security(?: number)?|social|sin|national insurance(?: number)?|ni number)\s*"
+                    r"(?:number|no\.?|#)?\s*(?:is|=|:)?\s*)(?P<v>\d{3}[- ]?\d{2}[- ]?\d{4}|[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D])"),
+    ("national id", r"(?P<v>\b\d{3}-\d{2}-\d{4}\b)"),
+    ("passport", r"(?i:\bpassport(?:\s*(?:number|no\.?|#))?\s*(?:is|=|:)?\s*)(?P<v>[A-Z0-9]{6,10})"),
+    ("licence", r"(?i:\b(?:driver'?s? licen[cs]e|driving licen[cs]e|DL)(?:\s*(?:number|no\.?|#))?\s*(?:is|=|:)?\s*)"
+                r"(?P<v>[A-Z0-9\-]{6,20})"),
+    ("national id", r"(?:身份证(?:号码?|号)?|证件号)\s*(?:是|为|:|：)?\s*(?P<v>\d{17}[\dXx])"),
+    ("national id", r"(?P<v>(?<!\d)\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?!\d))"),
+    ("passport", r"护照(?:号码?|号)?\s*(?:是|为|:|：)?\s*(?P<v>[A-Za-z0-9]{6,10})"),
+    ("password", r"(?:支付密码|登录密码|开机密码|密码|口令|暗号)\s*(?:是|为|改成了?|设成了?|:|：)\s*(?P<v>[^\s，。；,;！!？?]{2,})"),
+    ("password", r"(?:支付密码|登录密码|开机密码|密码|口令|账号)\s*(?P<v>[A-Za-z0-9!@#$%^&*._\-]{4,})"),
+    ("password", r"(?:后台|账号|用户名)\s*[:：]?\s*[A-Za-z0-9._\-]+\s*/\s*(?P<v>[^\s，。；,;]{4,})"),
+    ("pin", r"(?:验证码|取件码|门禁码|门锁密码|PIN码|pin码|CVV|cvv|安全码)\s*(?:是|为|:|：)?\s*(?P<v>[A-Za-z0-9]{3,})"),
+    ("card number", r"(?:银行卡号?|卡号|信用卡号?)\s*(?:是|为|:|：)?\s*(?P<v>[\d\s\-]{12,23}\d)"),
+)
+_COMPILED = [(kind, re.compile(pattern)) for kind, pattern in SECRET_RULES]
+_CARD = re.compile(r"(?<![\d.\-])(?:\d[ .\-]?){12,18}\d(?![\d])")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
+_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=]{20,}")
+_DETECT_SECRETS_SKIP = ("High Entropy", "Keyword")
+"""detect-secrets plugins that flag ordinary words in prose; the entropy test below replaces them."""
+
+
+@dataclass(frozen=True)
+class SecretSpan:
+    kind: str
+    start: int
+    end: int
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _iban_ok(text: str) -> bool:
+    compact = text.replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return False
+    moved = compact[4:] + compact[:4]
+    number = "".join(str(int(c, 36)) for c in moved)
+    return int(number) % 97 == 1
+
+
+def _entropy(token: str) -> float:
+    counts = Counter(token)
+    return -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
+
+
+def _looks_random(token: str) -> bool:
+    """A long token mixing letters and digits with high entropy: a key, not a word."""
+    classes = sum(bool(re.search(p, token)) for p in (r"[a-z]", r"[A-Z]", r"\d"))
+    return len(token) >= 20 and classes >= 2 and bool(re.search(r"\d", token)) and _entropy(token) >= 3.5
+
+
+@lru_cache(maxsize=1)
+def _plugins() -> list:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    return [cls() for name, cls in get_mapping_from_secret_type_to_class().items()
+            if not any(skip in name for skip in _DETECT_SECRETS_SKIP)]
+
+
+def _library_spans(text: str) -> list[SecretSpan]:
+    spans = []
+    for line_start, line in _lines(text):
+        for plugin in _plugins():
+            try:
+                found = plugin.analyze_line(filename="chat", line=line, line_number=0)
+            except Exception:  # noqa: BLE001 - a plugin's own failure must not lose the message
+                continue
+            for secret in found:
+                value = secret.secret_value or ""
+                at = line.find(value) if value else -1
+                if at >= 0 and len(value) >= 6:
+                    spans.append(SecretSpan(secret.type.lower(), line_start + at, line_start + at + len(value)))
+    return spans
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out, offset = [], 0
+    for line in text.split("\n"):
+        out.append((offset, line))
+        offset += len(line) + 1
+    return out
+
+
+def find_secrets(text: str) -> list[SecretSpan]:
+    """Every secret in `text`, as non-overlapping spans in order."""
+    spans: list[SecretSpan] = []
+    for kind, pattern in _COMPILED:
+        for match in pattern.finditer(text):
+            start, end = match.span("v") if "v" in pattern.groupindex else match.span()
+            value = text[start:end]
+            if kind == "card number" and not _luhn(re.sub(r"\D", "", value)):
+                continue
+            if kind in ("password", "wifi key") and value.lower() in _NOT_A_PASSWORD:
+                continue
+            spans.append(SecretSpan(kind, start, end))
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 13 <= len(digits) <= 19 and _luhn(digits):
+            spans.append(SecretSpan("card number", *match.span()))
+    for match in _IBAN.finditer(text):
+        if _iban_ok(match.group()):
+            spans.append(SecretSpan("iban", *match.span()))
+    for match in _TOKEN.finditer(text):
+        if _looks_random(match.group()):
+            spans.append(SecretSpan("key", *match.span()))
+    spans.extend(_library_spans(text))
+    return _merge(spans)
+
+
+_NOT_A_PASSWORD = frozenset({
+    "manager", "managers", "reset", "resets", "change", "changed", "again", "expired", "expires", "policy", "field",
+    "and", "for", "the", "was", "is", "too", "that", "this", "lol", "haha", "app", "wrong", "incorrect", "forgotten",
+    "forgot", "somewhere", "written", "saved", "stored", "protected", "strength", "hint", "hints", "rules", "是什么",
+    "忘了", "错了", "太长了", "管理器",
+})
+"""Words that follow "password" in prose without being one ("my password manager is great")."""
+
+
+def _merge(spans: list[SecretSpan]) -> list[SecretSpan]:
+    merged: list[SecretSpan] = []
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if merged and span.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = SecretSpan(last.kind, last.start, max(last.end, span.end))
+        else:
+            merged.append(span)
+    return merged
+
+
+def redact(text: str) -> str:
+    """`text` with every secret replaced by a marker ("[secret: password]")."""
+    if not text:
+        return text
+    spans = find_secrets(text)
+    for span in reversed(spans):
+        text = text[: span.start] + f"[secret: {span.kind}]" + text[span.end:]
+    return text
+
+
+def secret_kind(text: str) -> str | None:
+    """The kind of the first secret in `text`, or None."""
+    spans = find_secrets(text)
+    return spans[0].kind if spans else None
+
+
+def redact_all(value: object) -> object:
+    """Every string inside a JSON-like value (dicts, lists) redacted; the structure kept."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: redact_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_all(item) for item in value]
+    return value
