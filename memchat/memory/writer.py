@@ -45,7 +45,7 @@ from memchat.memory.terms import has_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
-FORGET_SIMILARITY = 0.6
+FORGET_SIMILARITY = 0.5
 PENDING_GAP = 0.3
 
 
@@ -264,14 +264,22 @@ class MemoryWriter:
         return outcomes
 
     def matching(self, topic: str) -> list[Memory]:
-        """Memories about `topic` that are not already gone: containing all its words, or (when the
-        embedder reads it) close in meaning. Superseded ones count: forgetting must not leave an
-        old wording of the same fact behind."""
-        semantic = self.memories.embedder.coverage(topic) >= 0.6
-        close: set[int] = set()
-        if semantic:
+        """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
+        must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
+        everything containing all its words; for a part with a name in it, everything naming them; and,
+        when the embedder reads it, what is close in meaning and shares a word with the topic."""
+        found: set[int] = set()
+        topic_terms = set(query_terms(topic))
+        for part in topic_parts(topic):
+            found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
+            names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+            for name in names:
+                found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
+        if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.embedder.embed([topic])[0]
-            close = {i for i, sim in self.memories.knn(vector, 10) if sim >= FORGET_SIMILARITY}
-        worded = {i for part in topic_parts(topic) for i, _ in self.memories.keyword(part, 50, every=True)}
-        found = self.memories.many(sorted(close | worded))
-        return [m for m in found.values() if m.status in ("active", "pending", "superseded")]
+            close = [i for i, sim in self.memories.knn(vector, 20) if sim >= FORGET_SIMILARITY]
+            for memory in self.memories.many(close).values():
+                if topic_terms & set(search_terms(memory.content)):
+                    found.add(memory.id)
+        memories = self.memories.many(sorted(found))
+        return [m for m in memories.values() if m.status in ("active", "pending", "superseded")]
