@@ -64,3 +64,47 @@ def ensure_dir(path: Path) -> Path:
             "set MEMCHAT_HOME to a writable folder or fix the folder's permissions",
         )
     return path
+
+
+PRIVATE_UMASK = 0o077
+"""Files memchat creates are its user's alone: directories 0700, files 0600."""
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+
+
+def make_private() -> None:
+    """Set the process umask so every file memchat creates (database, WAL, exports) starts private.
+    Called first thing by the CLI, before SQLite opens anything."""
+    os.umask(PRIVATE_UMASK)
+
+
+def private_dir(path: Path) -> Path:
+    """`ensure_dir`, then 0700: for memchat's own folders (data, config, snapshots), not a folder a
+    person named for an export."""
+    ensure_dir(path)
+    try:
+        path.chmod(PRIVATE_DIR)
+    except OSError:
+        pass  # not ours to change (a shared mount): `memchat doctor` reports it
+    return path
+
+
+def tighten(path: Path) -> None:
+    """Make an existing file 0600 (a database made by an older memchat, its WAL and SHM)."""
+    try:
+        if path.exists() and path.stat().st_mode & 0o077:
+            path.chmod(PRIVATE_FILE)
+    except OSError:
+        pass
+
+
+def loose_modes(paths_to_check: list[Path]) -> list[str]:
+    """Files and folders readable by others, as 'path (0644)' strings."""
+    loose = []
+    for path in paths_to_check:
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            continue
+        if mode & 0o077:
+            loose.append(f"{path} ({mode:04o})")
+    return loose

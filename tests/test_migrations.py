@@ -22,6 +22,7 @@ EXPECTED_TABLES = {
     3: {"turns", "meta"},
     4: {"memories_fts_vocab"},
     5: {"memories", "memories_fts"},
+    6: {"memories_fts"},
 }
 
 
@@ -93,7 +94,7 @@ def test_the_episode_rebuild_keeps_ids_index_vectors_and_the_id_high_water_mark(
     raw = apsw.Connection(str(path))
     raw.enable_load_extension(True)
     raw.load_extension(sqlite_vec.loadable_path())
-    raw.execute("DROP TABLE memories; DELETE FROM _migrations WHERE version = 5; DROP TABLE memories_fts;"
+    raw.execute("DROP TABLE memories; DELETE FROM _migrations WHERE version >= 5; DROP TABLE memories_fts;"
                 "DROP TABLE memories_fts_vocab; DELETE FROM sqlite_sequence")
     class _Conn:
         def execute(self, sql, params=()):

@@ -72,7 +72,7 @@ def test_purge_scrubs_the_memory_from_recorded_snapshots_and_ids_are_never_reuse
     conv.run_turn("What is my dog called?")
     conv.wait()
     memory = conv.services.memories.list_items()[0]
-    assert conv.services.memories.purge(memory.id) >= 1
+    assert conv.services.memories.purge(memory.id).snapshots >= 1
     for row in conv.services.db.rows("SELECT snapshot FROM turns"):
         assert memory.content not in row["snapshot"]
     assert f"[purged memory #{memory.id}]" in json.dumps(load(conv.services.db, conv.session.id, 2), ensure_ascii=False)

@@ -6,6 +6,7 @@ import argparse
 import os
 import platform
 import sys
+from pathlib import Path
 from dataclasses import fields, is_dataclass
 from importlib import metadata
 
@@ -73,6 +74,21 @@ def _check_dirs(problems: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
+def _check_privacy(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:
+    """memchat's folders 0700 and the database, WAL, SHM and snapshots 0600: a person's life is in them."""
+    db = Path(settings.db) if settings.db else paths.default_db()
+    snapshots = paths.snapshots_dir()
+    candidates = [paths.config_dir(), paths.data_dir(), snapshots, db, Path(f"{db}-wal"), Path(f"{db}-shm")]
+    if snapshots.is_dir():
+        candidates += sorted(snapshots.iterdir())[:200]
+    loose = paths.loose_modes([c for c in candidates if c.exists()])
+    if loose:
+        problems.append((f"readable by other users: {', '.join(loose[:5])}{' …' if len(loose) > 5 else ''}",
+                         f"chmod 700 {paths.data_dir()} {paths.config_dir()} && chmod 600 {db}* "
+                         f"{snapshots}/* (memchat creates new files private)"))
+    return [f"privacy       {'files private (0700 folders, 0600 files)' if not loose else f'{len(loose)} loose'}"]
+
+
 def _check_theme(settings: Settings) -> list[tuple[str, str]]:
     from memchat.ui import themes
 
@@ -111,6 +127,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if _version("llama-cpp-python") == "not installed":
         problems.append(("llama-cpp-python is not installed", "install memchat with the README's command"))
     lines += _check_dirs(problems)
+    lines += _check_privacy(settings, problems)
     lines += _check_database(settings, problems)
     lines += _check_models(settings, problems)
     lines.append(f"threads       {settings.model.n_threads} (physical cores), n_ctx {settings.model.n_ctx}")

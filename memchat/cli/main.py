@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memchat import paths
 from memchat.cli import chat_cmds, doctor, memory_cmd, models_cmd
 from memchat.config import Settings, load_settings
 from memchat.types import MemchatError
@@ -67,6 +68,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    paths.make_private()  # before SQLite or an export creates a file
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -56,8 +56,10 @@ def cmd_memory(args: argparse.Namespace) -> int:
         outcome = services.writer.accept(args.id)  # raises unless the memory is pending
         print(json.dumps(asdict(outcome), ensure_ascii=False) if args.json else f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")
     elif action == "purge":
-        store.purge(args.id)
-        print(f"purged #{args.id} (row, keyword index entry and vector)")
+        report = store.purge(args.id)
+        print(f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); scrubbed "
+              f"{report.messages} message(s), {report.snapshots} snapshot(s), {report.notes} note(s), "
+              f"{report.summaries} summary(ies)")
     elif action == "edit":
         _emit(args, [store.edit(args.id, args.text)])
     elif action == "history":

@@ -108,7 +108,8 @@ def kept_sentences(text: str) -> list[str]:
     """The sentences an episode may keep: no questions, chit-chat, secrets, remarks to the assistant, or talk
     without content."""
     return [s for s in split_sentences(text) if not is_question(s) and not is_chit_chat(s)
-            and not contains_secret(s) and not _about_the_assistant(s) and has_content(normalise(s))]
+            and "[secret: " not in s and not contains_secret(s) and not _about_the_assistant(s)
+            and has_content(normalise(s))]
 
 
 def _stands_alone(sentence: str) -> bool:

@@ -15,6 +15,7 @@ import sqlite_vec
 
 from memchat.engine.protocol import Embedder
 from memchat.memory.store import Database, Row
+from memchat.memory.purge import PurgeReport, purge_rows
 from memchat.memory.secrets import secret_kind
 from memchat.memory.slots import embedding_text
 from memchat.memory.terms import index_text, query_terms
@@ -117,19 +118,16 @@ class MemoryStore:
         self.db.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(pinned), memory_id))
         return self.require(memory_id)
 
-    def purge(self, memory_id: int) -> int:
-        """Hard delete: the row, its FTS entry and its vector (the last two by trigger), and its
-        text wherever a recorded turn snapshot quoted it. Returns how many snapshots were scrubbed."""
+    def purge(self, memory_id: int) -> PurgeReport:
+        """Hard delete (see `memory.purge`): the row, its FTS entry and vector, the episode it came from
+        (or an episode's typed memories), and their text in messages, snapshots, summary and notes."""
         memory = self.require(memory_id)
-        needle = json.dumps(memory.content, ensure_ascii=False)[1:-1]  # as it appears inside snapshot JSON
-        with self.db.transaction():
-            self.db.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (memory_id,))
-            self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
-            self.db.execute(
-                "UPDATE turns SET snapshot = replace(snapshot, ?, ?) WHERE instr(snapshot, ?) > 0",
-                (needle, f"[purged memory #{memory_id}]", needle),
-            )
-            return int(self.db.conn.changes())
+        related = []
+        if memory.is_episode:
+            related = [_memory(r) for r in self.db.rows("SELECT * FROM memories WHERE origin_id = ?", (memory_id,))]
+        elif memory.origin_id is not None and self.get(memory.origin_id) is not None:
+            related = [self.require(memory.origin_id)]
+        return purge_rows(self.db, memory, related)
 
     def touch(self, memory_ids: Iterable[int], now: float | None = None) -> None:
         ids = list(memory_ids)

@@ -209,4 +209,12 @@ def m005_episodes_and_dates(db: Any) -> None:
 m005_episodes_and_dates.foreign_keys_off = True  # type: ignore[attr-defined]
 
 
-MIGRATIONS: list[Migration] = [m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates]
+def m006_fts_secure_delete(db: Any) -> None:
+    """Deleting from the keyword index removes the terms from its segments at once (SQLite ≥ 3.42),
+    instead of leaving them until a merge: a purged word must not stay in the file."""
+    db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1)")
+
+
+MIGRATIONS: list[Migration] = [
+    m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
+]

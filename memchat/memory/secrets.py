@@ -69,7 +69,7 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("password", r"(?:支付密码|登录密码|开机密码|密码|口令|账号)\s*(?P<v>[A-Za-z0-9!@#$%^&*._\-]{4,})"),
     ("password", r"(?:后台|账号|用户名)\s*[:：]?\s*[A-Za-z0-9._\-]+\s*/\s*(?P<v>[^\s，。；,;]{4,})"),
     ("pin", r"(?:验证码|取件码|门禁码|门锁密码|PIN码|pin码|CVV|cvv|安全码)\s*(?:是|为|:|：)?\s*(?P<v>[A-Za-z0-9]{3,})"),
-    ("card number", r"(?:银行卡号?|卡号|信用卡号?)\s*(?:是|为|:|：)?\s*(?P<v>[\d\s\-]{12,23}\d)"),
+    ("bank card", r"(?:银行卡号?|卡号|信用卡号?|card number|card no\.?)\s*(?:是|为|:|：)?\s*(?P<v>[\d\s\-]{12,23}\d)"),
 )
 _COMPILED = [(kind, re.compile(pattern)) for kind, pattern in SECRET_RULES]
 _CARD = re.compile(r"(?<![\d.\-])(?:\d[ .\-]?){12,18}\d(?![\d])")
@@ -194,13 +194,17 @@ def _merge(spans: list[SecretSpan]) -> list[SecretSpan]:
     return merged
 
 
+SECRET_MARK = "[secret: "
+"""How a redacted secret starts: '[secret: password]'."""
+
+
 def redact(text: str) -> str:
     """`text` with every secret replaced by a marker ("[secret: password]")."""
     if not text:
         return text
     spans = find_secrets(text)
     for span in reversed(spans):
-        text = text[: span.start] + f"[secret: {span.kind}]" + text[span.end:]
+        text = text[: span.start] + f"{SECRET_MARK}{span.kind}]" + text[span.end:]
     return text
 
 

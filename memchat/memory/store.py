@@ -22,6 +22,7 @@ from typing import Any
 import apsw
 import sqlite_vec
 
+from memchat import paths
 from memchat.memory.migrations import MIGRATIONS
 from memchat.types import MemchatError
 
@@ -40,7 +41,7 @@ class Database:
         self._lock = threading.RLock()
         try:
             if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=paths.PRIVATE_DIR)
             self.conn = apsw.Connection(self.path)
         except (OSError, apsw.Error) as exc:
             raise MemchatError(
@@ -54,7 +55,10 @@ class Database:
         try:
             if self.path != ":memory:":
                 self.execute("PRAGMA journal_mode=WAL")
+                for suffix in ("", "-wal", "-shm"):  # an older memchat (or another umask) made them 0644
+                    paths.tighten(Path(self.path + suffix))
             self.execute("PRAGMA foreign_keys=ON")
+            self.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed: a purge leaves no copy behind
             self.migrate()
         except apsw.NotADBError as exc:
             raise MemchatError(
@@ -89,6 +93,12 @@ class Database:
         """All-or-nothing; nests as savepoints; other threads wait until it ends."""
         with self._lock, self.conn:
             yield
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database and truncate it (after a purge: the WAL held the old pages)."""
+        if self.path != ":memory:":
+            with self._lock:
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def close(self) -> None:
         with self._lock:

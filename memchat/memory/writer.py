@@ -24,6 +24,7 @@ import numpy as np
 from memchat.engine.protocol import ChatEngine
 from memchat.memory.distill import draft_from_sentence, is_change, is_retirement, multi_valued, third_person
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
+from memchat.memory.secrets import SECRET_MARK, find_secrets, redact
 from memchat.memory.segment import split_sentences
 from memchat.memory.speech import normalise, split_clauses, strip_markers
 from memchat.memory.extract import label_with_model
@@ -84,15 +85,18 @@ class MemoryWriter:
         if is_chit_chat(text):
             return [WriteOutcome("skipped", text, "chit-chat")], []
         outcomes: list[WriteOutcome] = []
+        redacted = redact(text)  # secrets leave before anything is segmented, embedded or stored
+        if redacted != text:
+            kinds = sorted({s.kind for s in find_secrets(text)})
+            outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({', '.join(kinds)}) is never stored"))
+            text = redacted
         windows = episode_windows(text, now)
         episode_ids = [self._add_episode(w, session_id, message_id, now) for w in windows]
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
         for sentence in split_sentences(text):
-            secret = contains_secret(sentence)
-            if secret:
-                outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({secret}) is never stored"))
-                continue
+            if SECRET_MARK in sentence or contains_secret(sentence):
+                continue  # a sentence about a credential says nothing worth keeping without it
             window = window_of(windows, sentence)
             spoken = strip_markers(normalise(sentence))
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts

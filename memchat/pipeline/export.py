@@ -81,6 +81,10 @@ def export(db: Database, session_name: str | None, turn: int | None, fmt: str, o
     if output is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         output = paths.ensure_dir(paths.snapshots_dir()) / f"{session.name}-turn{data['turn']}-{stamp}.{fmt}"
-    output.parent.mkdir(parents=True, exist_ok=True)
+    if output.parent == paths.snapshots_dir():
+        paths.private_dir(output.parent)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
+    output.chmod(paths.PRIVATE_FILE)  # a turn quotes a person's life: theirs alone, wherever it is written
     return output

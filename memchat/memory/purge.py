@@ -1,0 +1,59 @@
+"""Purge: a memory, and every copy of the words it was made of, gone from the file.
+
+A soft forget hides a memory; a purge is for privacy, so nothing of it may stay on disk:
+the row, its keyword-index entry (FTS5 `secure-delete`) and vector; the episode it came
+from (or, purging an episode, the typed memories made from it); and its sentences wherever
+they were copied — messages, turn snapshots, the rolling summary, cross-turn notes, each
+replaced by a marker. `secure_delete` zeroes freed pages, and the WAL is checkpointed and
+truncated afterwards, so the old pages do not linger there either. One transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from memchat.memory.segment import split_sentences
+from memchat.memory.store import Database
+from memchat.types import Memory
+
+MARKER = "[purged]"
+
+
+@dataclass
+class PurgeReport:
+    memory_ids: list[int] = field(default_factory=list)
+    messages: int = 0
+    snapshots: int = 0
+    notes: int = 0
+    summaries: int = 0
+
+
+def _scrub(db: Database, table: str, column: str, needles: list[str], marker: str) -> int:
+    changed = 0
+    for needle in needles:
+        db.execute(f"UPDATE {table} SET {column} = replace({column}, ?, ?) WHERE instr({column}, ?) > 0",
+                   (needle, marker, needle))
+        changed += int(db.conn.changes())
+    return changed
+
+
+def purge_rows(db: Database, memory: Memory, related: list[Memory]) -> PurgeReport:
+    """Delete `memory` and `related` (its episode, or the typed memories of an episode) and scrub their
+    text everywhere it was copied. The caller chose `related`; this only writes."""
+    gone = [memory, *related]
+    texts = sorted({t for m in gone for t in [m.content, *split_sentences(m.content)] if len(t) >= 8},
+                   key=len, reverse=True)  # whole texts before their sentences
+    report = PurgeReport([m.id for m in gone])
+    with db.transaction():
+        for row in gone:
+            db.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (row.id,))
+            db.execute("UPDATE memories SET origin_id = NULL WHERE origin_id = ?", (row.id,))
+            db.execute("DELETE FROM memories WHERE id = ?", (row.id,))
+        report.messages = _scrub(db, "messages", "content", texts, MARKER)
+        report.notes = _scrub(db, "notes", "text", texts, MARKER)
+        report.summaries = _scrub(db, "sessions", "summary", texts, MARKER)
+        escaped = [json.dumps(t, ensure_ascii=False)[1:-1] for t in texts]  # as they appear inside snapshot JSON
+        report.snapshots = _scrub(db, "turns", "snapshot", escaped, f"{MARKER[:-1]} memory #{memory.id}]")
+    db.checkpoint()
+    return report
