@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from memeval.data import CATEGORIES, POSITIVE, Persona, load_split  # noqa: E402
+from memeval.data import CATEGORIES, Persona, load_split  # noqa: E402
 from memeval.report import SELECTED_TARGETS, check, table, write_path  # noqa: E402
 from memeval.run import OFFSETS, PersonaRun, run_persona  # noqa: E402
 

@@ -20,6 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from memeval.data import POSITIVE, load_split  # noqa: E402
+from memeval.judge import Row, judge  # noqa: E402
+from memeval.run import DAY, fresh_services  # noqa: E402
+
 from memchat.config import RecallSettings, load_settings  # noqa: E402
 from memchat.memory.recall import same_statements  # noqa: E402
 from memchat.memory.scoring import relevance, score, select  # noqa: E402
@@ -27,9 +31,6 @@ from memchat.pipeline.factory import load_engines  # noqa: E402
 from memchat.pipeline.importer import import_transcript  # noqa: E402
 from memchat.prompt.assemble import recalled_room  # noqa: E402
 from memchat.types import memory_line  # noqa: E402
-from memeval.data import POSITIVE, load_split  # noqa: E402
-from memeval.judge import Row, judge  # noqa: E402
-from memeval.run import DAY, fresh_services  # noqa: E402
 
 
 def collect(engine, embedder):

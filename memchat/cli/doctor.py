@@ -6,9 +6,9 @@ import argparse
 import os
 import platform
 import sys
-from pathlib import Path
 from dataclasses import fields, is_dataclass
 from importlib import metadata
+from pathlib import Path
 
 from memchat import models, paths
 from memchat.config import Settings

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.distill import CN_LIKES, LIKES
+from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise

@@ -7,17 +7,16 @@ remove its FTS entry and vector. `check_integrity` proves nothing drifted.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Sequence
 
 import sqlite_vec
 
 from memchat.engine.protocol import Embedder
-from memchat.memory.store import Database, Row
 from memchat.memory.purge import PurgeReport, purge_rows
 from memchat.memory.secrets import secret_kind
 from memchat.memory.slots import embedding_text
+from memchat.memory.store import Database, Row
 from memchat.memory.terms import index_text, query_terms
 from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
 

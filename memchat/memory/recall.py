@@ -22,10 +22,10 @@ import numpy as np
 
 from memchat.config import RecallSettings
 from memchat.memory.items import MemoryStore
-from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
-from memchat.memory.terms import query_terms
 from memchat.memory.query import sub_queries
+from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import slots_asked
+from memchat.memory.terms import query_terms
 from memchat.memory.timeexpr import asks_when, query_months
 from memchat.types import Candidate, Memory
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 
-from memchat.memory.store import Database, Row
 from memchat.memory.secrets import redact
+from memchat.memory.store import Database, Row
 from memchat.memory.terms import query_terms, search_terms
 from memchat.types import MemchatError, Message, Note, Session
 

@@ -24,24 +24,24 @@ import numpy as np
 from memchat.engine.protocol import ChatEngine
 from memchat.memory.distill import draft_from_sentence, is_change, is_retirement, multi_valued, third_person
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
-from memchat.memory.secrets import SECRET_MARK, find_secrets, redact
-from memchat.memory.segment import split_sentences
-from memchat.memory.speech import normalise, split_clauses, strip_markers
 from memchat.memory.extract import label_with_model
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import (
     contains_secret,
     forget_topic,
-    is_correction,
-    is_hedged,
     is_chit_chat,
+    is_correction,
     is_durable_statement,
+    is_hedged,
+    is_question,
     is_request_or_musing,
     mentions_the_user,
-    is_question,
     topic_parts,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
+from memchat.memory.secrets import SECRET_MARK, find_secrets, redact
+from memchat.memory.segment import split_sentences
+from memchat.memory.speech import normalise, split_clauses, strip_markers
 from memchat.memory.terms import has_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 

@@ -13,9 +13,18 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from memchat.memory.store import Database
 from memchat.memory.secrets import redact_all
-from memchat.types import BudgetReport, Candidate, ChatMessage, ExtractionFailure, MemchatError, Timings, WriteOutcome, format_day
+from memchat.memory.store import Database
+from memchat.types import (
+    BudgetReport,
+    Candidate,
+    ChatMessage,
+    ExtractionFailure,
+    MemchatError,
+    Timings,
+    WriteOutcome,
+    format_day,
+)
 
 FORMAT_VERSION = 1
 
