@@ -162,3 +162,15 @@ def test_an_old_world_readable_database_is_tightened_on_open(tmp_path):
     Database(path).close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     json.dumps({})  # keep the import used by other tests in this module honest
+
+
+def test_a_bare_value_right_after_a_question_about_a_credential_is_a_secret(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("What's my bank PIN again? I never remember it.")
+    conv.wait()
+    conv.run_turn("It's 4471.")
+    conv.wait()
+    assert b"4471" not in _disk(conv.services.db.path)
+    conv.run_turn("I have 3 kids and it's 2026.")  # after talk with no credential: numbers are just numbers
+    conv.wait()
+    assert b"2026." in _disk(conv.services.db.path)

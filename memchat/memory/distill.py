@@ -118,8 +118,15 @@ _ABOUT_A_PERSON = ("home", "employer", "job", "birthday", "health", "allergy", "
 """Slots that can describe someone else: 'My mum lives in Almaty' is the mum's home, not the user's."""
 
 
+_FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b|最喜欢的(\w{1,4}?)(?:是|叫)", re.IGNORECASE)
+
+
 def guess_key(clause: str) -> tuple[str, str, str]:
-    """(subject, slot, kind) by rules; ('user', '', '') when no slot fits."""
+    """(subject, slot, kind) by rules; ('user', '', '') when no slot fits. A favourite is its own
+    single-valued key ("favourite_colour"): a new favourite colour replaces the old one."""
+    favourite = _FAVOURITE.search(clause)
+    if favourite:
+        return "user", f"favourite_{(favourite.group(1) or favourite.group(2)).lower()}", "preference"
     person = _person(clause)
     if person:
         own = next((s for s in SLOTS if s.name in _ABOUT_A_PERSON and s.matches(clause)), None)

@@ -29,6 +29,8 @@ from memchat.memory.terms import query_terms
 from memchat.memory.timeexpr import asks_when, query_months
 from memchat.types import Candidate, Memory
 
+MIN_BACKGROUND = 12
+"""Fewer neighbours than this (a young store) and the background gate is off."""
 EPISODE_PREFERENCE = 0.05
 """How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
@@ -124,7 +126,10 @@ class Recaller:
                 similarity[memory_id], group[memory_id] = float(sims.max()), int(sims.argmax())
 
         semantic = self.memories.embedder.coverage(query) >= settings.min_coverage
-        background = statistics.median(similarity.values()) if semantic and similarity else 0.0
+        # the query's background: what an unrelated memory scores for it. A median over a handful of
+        # memories (a new user's store) is no background, just the memories themselves.
+        enough = len(similarity) >= MIN_BACKGROUND
+        background = statistics.median(similarity.values()) if semantic and enough else 0.0
         weights = self._idf(query)
         texts = [query, *parts]
         live = [m for m in found.values() if m.status not in ("deleted", "archived")

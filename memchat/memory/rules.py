@@ -102,11 +102,16 @@ _CREDENTIAL_TALK = re.compile(
     r"2fa|backup codes?|recovery codes?|(?:alarm|door|gate|safe|locker|lock|keypad|garage) code|combination|"
     r"api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase|recovery phrase|"
     r"passport (?:number|no)|ssn|social security|sort code|account number|routing number|iban|login details|"
-    r"credentials)\b|密码|口令|验证码|护照号|身份证|银行卡|卡号|账号|社保号",
+    r"credentials|(?:id|identity|pps|ppsn|tax|insurance|national|health|nhs|medicare|card|account|policy|"
+    r"membership|licen[cs]e) (?:number|no)|card details)\b|密码|口令|验证码|护照号|身份证|银行卡|卡号|账号|社保号|医保卡",
     re.IGNORECASE,
 )
 """Sentences about credentials: kept out of memory whole, even when the value itself slipped past the
 detector ('the code for the side gate is the year we met')."""
+
+
+def talks_about_credentials(text: str) -> bool:
+    return bool(_CREDENTIAL_TALK.search(text))
 
 
 def contains_secret(text: str) -> str | None:

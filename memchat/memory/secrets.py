@@ -69,6 +69,13 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("password", r"(?:支付密码|登录密码|开机密码|密码|口令|账号)\s*(?P<v>[A-Za-z0-9!@#$%^&*._\-]{4,})"),
     ("password", r"(?:后台|账号|用户名)\s*[:：]?\s*[A-Za-z0-9._\-]+\s*/\s*(?P<v>[^\s，。；,;]{4,})"),
     ("pin", r"(?:验证码|取件码|门禁码|门锁密码|PIN码|pin码|CVV|cvv|安全码)\s*(?:是|为|:|：)?\s*(?P<v>[A-Za-z0-9]{3,})"),
+    ("national id", r"(?i:\b(?:id|identity|pps|ppsn|tax|tin|sin|nhs|medicare|aadhaar|pan|ghana card|national|social|"
+                    r"insurance|health(?: card)?|member(?:ship)?|policy|account|customer|citizen(?:ship)?|residence|"
+                    r"permit|voter|student)\s*(?:card\s*)?(?:number|no\.?|#|id|num)\b[^.!?\n]{0,40}?"
+                    r"(?:\bis\b|:|'s|\bits\b|\bit's\b|=)\s*)(?P<v>(?=[A-Z0-9\-]*\d{4})[A-Z0-9][A-Za-z0-9\-]{4,})"),
+    ("bank card", r"(?i:(?:\b(?:card|visa|mastercard|amex|credit|debit|expiry|exp|cvv)\b[^.!?\n]{0,40}?)|(?:it'?s|its)\s+)"
+                    r"(?P<v>\d{4}[ .\-]?\d{4,6}[ .\-]?\d{4,5}(?:[ .\-]?\d{1,4})?)(?=[^.!?\n]{0,40}\b(?:expiry|exp|cvv|card)\b|"
+                    r"(?<=\d)(?!\d))"),
     ("bank card", r"(?:银行卡号?|卡号|信用卡号?|card number|card no\.?)\s*(?:是|为|:|：)?\s*(?P<v>[\d\s\-]{12,23}\d)"),
 )
 _COMPILED = [(kind, re.compile(pattern)) for kind, pattern in SECRET_RULES]
@@ -198,11 +205,26 @@ SECRET_MARK = "[secret: "
 """How a redacted secret starts: '[secret: password]'."""
 
 
-def redact(text: str) -> str:
-    """`text` with every secret replaced by a marker ("[secret: password]")."""
+_VALUE_ALONE = re.compile(r"(?<![\w\-])(?=[\w\-!@#$%^&*.]*\d)[\w\-!@#$%^&*.]{3,}(?![\w\-])")
+"""A value with a digit in it: after a question about a credential, "It's 4471." gives the secret alone."""
+
+
+def answers_credential_talk(text: str, previous: str) -> bool:
+    """The message right after one about a credential, short, with a value in it: the value is the secret."""
+    from memchat.memory.rules import talks_about_credentials
+
+    return bool(previous) and talks_about_credentials(previous) and len(text.split()) <= 12 \
+        and bool(_VALUE_ALONE.search(text))
+
+
+def redact(text: str, previous: str = "") -> str:
+    """`text` with every secret replaced by a marker ("[secret: password]"). `previous` is the message
+    before it: after "what's my bank PIN again?" a bare "It's 4471." is the PIN."""
     if not text:
         return text
     spans = find_secrets(text)
+    if answers_credential_talk(text, previous):
+        spans = _merge(spans + [SecretSpan("credential", *m.span()) for m in _VALUE_ALONE.finditer(text)])
     for span in reversed(spans):
         text = text[: span.start] + f"{SECRET_MARK}{span.kind}]" + text[span.end:]
     return text
@@ -212,6 +234,15 @@ def secret_kind(text: str) -> str | None:
     """The kind of the first secret in `text`, or None."""
     spans = find_secrets(text)
     return spans[0].kind if spans else None
+
+
+def redact_messages(messages: list[dict]) -> list[dict]:
+    """Chat messages ({"role", "content"}) redacted in order, each with the two before it as context."""
+    out = []
+    for index, message in enumerate(messages):
+        context = "\n".join(m.get("content", "") for m in messages[max(0, index - 2):index])
+        out.append({**message, "content": redact(message.get("content", ""), context)})
+    return out
 
 
 def redact_all(value: object) -> object:

@@ -102,7 +102,8 @@ class SessionStore:
         now: float | None = None,
     ) -> Message:
         now = time.time() if now is None else now
-        content = redact(content)  # secrets never reach disk: the current turn keeps them in memory only
+        recent = self.db.rows("SELECT content FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 2", (session_id,))
+        content = redact(content, "\n".join(r["content"] for r in recent))  # secrets never reach disk: the current turn keeps them in memory only
         with self.db.transaction():
             self.db.execute(
                 "INSERT INTO messages (session_id, role, content, created_at, tokens, cancelled) "
@@ -112,6 +113,13 @@ class SessionStore:
             message_id = self.db.last_insert_rowid()
             self.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))
         return self.message(message_id)
+
+    def previous_content(self, message: Message) -> str:
+        """The text of the two messages before `message` in its session (the user's question and the
+        reply to it), for context-aware redaction."""
+        rows = self.db.rows("SELECT content FROM messages WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT 2",
+                            (message.session_id, message.id))
+        return "\n".join(r["content"] for r in rows)
 
     def message(self, message_id: int) -> Message:
         row = self.db.row("SELECT * FROM messages WHERE id = ?", (message_id,))

@@ -76,8 +76,11 @@ class MemoryWriter:
         self.event_ttl_days = event_ttl_days
 
     def process(
-        self, text: str, *, session_id: int | None, message_id: int | None, now: float | None = None
+        self, text: str, *, session_id: int | None, message_id: int | None, now: float | None = None,
+        previous: str = "",
     ) -> tuple[list[WriteOutcome], list[ExtractionFailure]]:
+        """`previous` is the message before this one in its session: "It's 4471." after a question
+        about a PIN is the PIN."""
         now = time.time() if now is None else now
         topic = forget_topic(text)
         if topic:
@@ -85,9 +88,9 @@ class MemoryWriter:
         if is_chit_chat(text):
             return [WriteOutcome("skipped", text, "chit-chat")], []
         outcomes: list[WriteOutcome] = []
-        redacted = redact(text)  # secrets leave before anything is segmented, embedded or stored
+        redacted = redact(text, previous)  # secrets leave before anything is segmented, embedded or stored
         if redacted != text:
-            kinds = sorted({s.kind for s in find_secrets(text)})
+            kinds = sorted({s.kind for s in find_secrets(text)}) or ["credential"]
             outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({', '.join(kinds)}) is never stored"))
             text = redacted
         windows = episode_windows(text, now)

@@ -217,7 +217,8 @@ class Conversation:
                 outcomes = forgotten
             else:
                 outcomes, failures = services.writer.process(
-                    text, session_id=self.session.id, message_id=user_message.id
+                    text, session_id=self.session.id, message_id=user_message.id,
+                    previous=services.sessions.previous_content(user_message),
                 )
         except Exception as exc:  # noqa: BLE001 - a failed extraction must be visible, never fatal
             outcomes, failures = [], [ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]

@@ -92,7 +92,8 @@ def import_transcript(services: Services, path: Path) -> ImportReport:
             for note in notes_from(line.content):
                 sessions.add_note(session.id, note, now=line.ts)
             outcomes, failures = services.writer.process(
-                line.content, session_id=session.id, message_id=message.id, now=line.ts
+                line.content, session_id=session.id, message_id=message.id, now=line.ts,
+                previous=sessions.previous_content(message),
             )
             report.outcomes.extend(outcomes)
             report.failures += len(failures)

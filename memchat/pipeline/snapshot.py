@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from memchat.memory.secrets import redact_all
+from memchat.memory.secrets import redact, redact_all, redact_messages
 from memchat.memory.store import Database
 from memchat.types import (
     BudgetReport,
@@ -103,11 +103,22 @@ def add_writes(snapshot: dict[str, Any], outcomes: list[WriteOutcome], failures:
     return snapshot
 
 
+def _redacted(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """Secrets out, before the snapshot is written: messages in order (a bare "It's 4471." after a
+    question about a PIN is the PIN), then every other string."""
+    messages = snapshot.get("messages", [])
+    clean = dict(redact_all({k: v for k, v in snapshot.items() if k != "messages"}))  # type: ignore[call-overload]
+    clean["messages"] = redact_messages(messages)
+    if messages:
+        clean["reply"] = redact(str(snapshot.get("reply", "")), "\n".join(m["content"] for m in messages[-2:]))
+    return clean
+
+
 def save(db: Database, session_id: int, turn: int, snapshot: dict[str, Any]) -> None:
     db.execute(
         "INSERT INTO turns (session_id, turn, created_at, snapshot) VALUES (?, ?, ?, ?) "
         "ON CONFLICT(session_id, turn) DO UPDATE SET snapshot = excluded.snapshot",
-        (session_id, turn, snapshot["created_at"], json.dumps(redact_all(snapshot), ensure_ascii=False)),
+        (session_id, turn, snapshot["created_at"], json.dumps(_redacted(snapshot), ensure_ascii=False)),
     )
 
 
