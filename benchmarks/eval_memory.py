@@ -1,7 +1,7 @@
 """Memory evaluation (issues 7 and 8): personas imported into fresh databases, probes asked at
 +1, +90 and +365 days, memchat beside plain retrieval over the raw user messages, same run.
 
-    python benchmarks/eval_memory.py [--split dev|test|all] [--no-model-labels] [--verbose] [--json]
+    python benchmarks/eval_memory.py [--split dev|test|all] [--model-labels] [--verbose] [--json]
 
 Tune on the dev split only; the test split is reported, never tuned on. See
 benchmarks/eval2/README.md for the data and how each probe is judged.
@@ -83,7 +83,8 @@ def print_report(name: str, result: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
-    parser.add_argument("--no-model-labels", action="store_true", help="write path by rules only")
+    parser.add_argument("--model-labels", action="store_true",
+                        help="let the chat model label importance (write.model_labels; off by default)")
     parser.add_argument("--verbose", action="store_true", help="list every probe that failed at +1 day")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     engine, embedder = load_engines(load_settings(), progress=False)
     splits = load_split()
     names = ["dev", "test"] if args.split == "all" else [args.split]
-    results = {name: evaluate(splits[name], engine, embedder, labels=not args.no_model_labels) for name in names}
+    results = {name: evaluate(splits[name], engine, embedder, labels=args.model_labels) for name in names}
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=1))
     else:

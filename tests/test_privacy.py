@@ -174,3 +174,8 @@ def test_a_bare_value_right_after_a_question_about_a_credential_is_a_secret(tmp_
     conv.run_turn("I have 3 kids and it's 2026.")  # after talk with no credential: numbers are just numbers
     conv.wait()
     assert b"2026." in _disk(conv.services.db.path)
+
+
+def test_a_value_in_the_sentence_after_credential_talk_is_a_secret():
+    assert "4471" not in redact("Can you save my bank PIN for me? It's 4471.")
+    assert "2019" in redact("I moved to Porto in 2019. It's lovely, we have 2 kids.")

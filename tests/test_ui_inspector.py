@@ -113,6 +113,7 @@ async def test_inspector_lists_every_candidate_with_its_reason(settings):
 
 
 async def test_inspector_shows_writes_and_extraction_failures(settings):
+    settings.write.model_labels = True  # the model's labels are where extraction can fail
     app = make_app(settings, ["Noted."])
     app.services.engine.enqueue_json("{not json")
     async with app.run_test(size=(160, 45)) as pilot:

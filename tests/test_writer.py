@@ -77,7 +77,7 @@ def test_forget_request_soft_deletes_matching_memories_and_says_which(tmp_path):
 
 
 def test_model_labels_are_validated_and_failures_recorded(tmp_path):
-    services = fake_services(tmp_path)
+    services = fake_services(tmp_path, write={"model_labels": True})
     services.engine.enqueue_json({"items": [{"index": 1, "kind": "fact", "importance": 9}]})
     outcomes, failures = services.writer.process("I own a blue kayak.", session_id=None, message_id=None)
     assert outcomes[0].action == "added"

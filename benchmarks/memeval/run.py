@@ -48,11 +48,8 @@ class PersonaRun:
 
 
 def fresh_services(engine: ChatEngine, embedder: Embedder, folder: Path, labels: bool) -> Services:
-    settings = load_settings(folder / "none.toml", {"db": str(folder / "eval.db")}, environ={})
-    services = build_services(settings, engine=engine, embedder=embedder)
-    if not labels:
-        services.writer.engine = None
-    return services
+    overrides = {"db": str(folder / "eval.db"), "write": {"model_labels": labels}}
+    return build_services(load_settings(folder / "none.toml", overrides, environ={}), engine=engine, embedder=embedder)
 
 
 def memchat_rows(services: Services, query: str, now: float) -> list[Row]:

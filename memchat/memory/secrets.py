@@ -205,6 +205,7 @@ SECRET_MARK = "[secret: "
 """How a redacted secret starts: '[secret: password]'."""
 
 
+_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|$)")
 _VALUE_ALONE = re.compile(r"(?<![\w\-])(?=[\w\-!@#$%^&*.]*\d)[\w\-!@#$%^&*.]{3,}(?![\w\-])")
 """A value with a digit in it: after a question about a credential, "It's 4471." gives the secret alone."""
 
@@ -223,8 +224,13 @@ def redact(text: str, previous: str = "") -> str:
     if not text:
         return text
     spans = find_secrets(text)
-    if answers_credential_talk(text, previous):
-        spans = _merge(spans + [SecretSpan("credential", *m.span()) for m in _VALUE_ALONE.finditer(text)])
+    before = previous
+    for sentence in _SENTENCE.finditer(text):  # "Can you save my bank PIN? It's 4471." — the same, within a message
+        if answers_credential_talk(sentence.group(), before):
+            spans += [SecretSpan("credential", sentence.start() + m.start(), sentence.start() + m.end())
+                      for m in _VALUE_ALONE.finditer(sentence.group())]
+        before = sentence.group()
+    spans = _merge(spans)
     for span in reversed(spans):
         text = text[: span.start] + f"{SECRET_MARK}{span.kind}]" + text[span.end:]
     return text

@@ -57,6 +57,14 @@ _RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", 
 """Words a retirement shares with anything: the object it names must be something else."""
 
 
+_PEOPLE = re.compile(
+    r"\b(?:[A-Z][a-z]{2,}|mum|mom|mother|dad|father|parents?|brother|sister|son|daughter|kids?|wife|husband|"
+    r"partner|girlfriend|boyfriend|ex|friend|boss|manager|colleague|cousin|aunt|uncle|grandma|grandpa|"
+    r"grandmother|grandfather|neighbou?r)\b")
+_CN_PEOPLE = ("爸", "妈", "哥", "姐", "弟", "妹", "老公", "老婆", "儿子", "女儿", "前任", "男朋友", "女朋友", "朋友", "同事", "老板")
+"""Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
+
+
 def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
     """Rules' last word on a slot-filling clause: a statement about the user (or someone in their life),
     or an instruction on how to answer — not a request, a musing or a throwaway."""
@@ -277,16 +285,24 @@ class MemoryWriter:
         when the embedder reads it, what is close in meaning and shares a word with the topic."""
         found: set[int] = set()
         topic_terms = set(query_terms(topic))
+        people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
+                                                                         any(p in t for p in _CN_PEOPLE)}
         for part in topic_parts(topic):
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
             names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
             for name in names:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
+            if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
+                for memory in self.memories.many([i for i, _ in self.memories.keyword(part, 50)]).values():
+                    if keyword_overlap(part, memory.content) >= 0.5:
+                        found.add(memory.id)
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.embedder.embed([topic])[0]
-            close = [i for i, sim in self.memories.knn(vector, 20) if sim >= FORGET_SIMILARITY]
-            for memory in self.memories.many(close).values():
-                if topic_terms & set(search_terms(memory.content)):
+            close = dict(self.memories.knn(vector, 30))
+            for memory in self.memories.many(list(close)).values():
+                shared = topic_terms & set(search_terms(memory.content))
+                about_them = people & shared  # "my mum's health": what was said about the mum, close in meaning
+                if (shared and close[memory.id] >= FORGET_SIMILARITY) or (about_them and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
         return [m for m in memories.values() if m.status in ("active", "pending", "superseded")]

@@ -31,7 +31,8 @@ class Services:
         self.memories = MemoryStore(self.db, self.embedder)
         self.sessions = SessionStore(self.db)
         self.recaller = Recaller(self.memories, self.settings.recall)
-        self.writer = MemoryWriter(self.memories, self.engine, event_ttl_days=self.settings.forget.event_ttl_days)
+        labeller = self.engine if self.settings.write.model_labels else None
+        self.writer = MemoryWriter(self.memories, labeller, event_ttl_days=self.settings.forget.event_ttl_days)
         self.summariser = RollingSummary(self.engine)
 
     @property
