@@ -11,10 +11,10 @@ import re
 
 from memchat.memory.forget_requests import forget_topic, topic_parts
 from memchat.memory.secrets import secret_kind
+from memchat.memory.segment import split_sentences
 
 __all__ = ["forget_topic", "topic_parts"]  # re-exported: rules are read from here
 
-_SENTENCE = re.compile(r"(?:\b[A-Z]\.|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\.|[^.!?。！？\n])+[.!?。！？]*")
 
 CHIT_CHAT = frozenset(
     ["hi hello hey yo thanks thank you thx ty ok okay k cool nice great awesome lol haha hahaha hmm", "    hmmm sure yes no yep nope bye goodbye good morning good night good evening sounds good got it", "    perfect wow oh ah alright right fine see you later cheers brb np no problem you too same", "    谢谢 好的 好 嗯 哈哈 你好 早上好 晚安 再见 没问题 可以 行 对 是的 不客气"]
@@ -57,20 +57,7 @@ _NAMED_SUBJECT = re.compile(
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
-
-
-_CLAUSE_BREAK = re.compile(
-    r"\s*(?:;|,\s*(?:and\s+|but\s+|also\s+)?(?=(?:i|i'm|i've|i'd|my|we|our)\b)"
-    r"|\s+(?:and|but|also)\s+(?=(?:i|i'm|i've|i'd|my|we|our)\b)|，|；)\s*",
-    re.IGNORECASE,
-)
-
-
-def clauses(sentence: str) -> list[str]:
-    """A compound statement split into self-contained ones: "I live in Lisbon and my dog is Pixel" → two."""
-    parts = [p.strip(" ,") for p in _CLAUSE_BREAK.split(sentence) if p and p.strip(" ,")]
-    return parts if all(len(p.split()) >= 3 or re.search(r"[\u4e00-\u9fff]{3}", p) for p in parts) else [sentence]
+    return split_sentences(text)
 
 
 def _normalise(text: str) -> str:
