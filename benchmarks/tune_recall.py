@@ -73,8 +73,8 @@ def main() -> int:
     cases = collect(engine, embedder)
     base = RecallSettings()
     results = []
-    grid = itertools.product((0.42, 0.48, 0.52, 0.56, 0.6), (0.65, 0.75), (0.0, 0.1), (0.25, 0.4),
-                             (3,), (0.35, 0.5), (0.1,), (0.0, 0.15), (0.3,))
+    grid = itertools.product((0.44, 0.48, 0.52, 0.56, 0.6), (0.65, 0.75), (0.1,), (0.25, 0.4),
+                             (3,), (0.35,), (0.1,), (0.0, 0.1, 0.15, 0.2, 0.3), (0.3,))
     for floor, high, lift, margin, middle_k, w_kw, w_rec, w_slot, w_date in grid:
         settings = replace(base, floor=floor, high=high, min_lift=lift, margin=margin, middle_k=middle_k,
                            w_keyword=w_kw, w_recency=w_rec, w_slot=w_slot, w_date=w_date)

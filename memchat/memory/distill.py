@@ -22,14 +22,15 @@ from memchat.types import MemoryDraft
 
 __all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_retirement", "third_person"]
 
-_RELATIVES = (
+RELATIVES = (
     "partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|brother|sister|mother|father|mom|mum|mam|dad|son|daughter|"
     "friend|best friend|boss|ex-boss|manager|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
     "cousin|neighbour|neighbor|eldest|youngest|kids?|children|parents|in-laws|sister-in-law|brother-in-law"
 )
-_POSSESSIVE = re.compile(rf"^\s*(?:my|our) (?:\w+ )?({_RELATIVES})\b", re.IGNORECASE)
-_CN_POSSESSIVE = re.compile(r"^\s*(?:我|我们)?(?:的)?(妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|"
-                            r"女儿|儿子|男朋友|女朋友|朋友|同事|老板|领导|组长)")
+CN_RELATIVES = ("妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|男朋友|女朋友|朋友|"
+                "同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")
+_POSSESSIVE = re.compile(rf"^\s*(?:my|our) (?:\w+ )?({RELATIVES})\b", re.IGNORECASE)
+_CN_POSSESSIVE = re.compile(rf"^\s*(?:我|我们)?(?:的)?({CN_RELATIVES})")
 _NAMED_POSSESSIVE = re.compile(r"^\s*([A-Z][a-z]+)'s (?!been\b|got\b|gone\b)")
 HEDGED_CONFIDENCE = 0.45
 """Confidence of a statement the user is unsure of ("maybe", "I think"): it cannot overwrite a firm one."""

@@ -12,6 +12,7 @@ decision, so `memchat recall --json` and the inspector can show exactly why.
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
+from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
 from memchat.memory.query import sub_queries
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
@@ -52,6 +54,26 @@ class RecallResult:
 def _in_months(memory: Memory, months: list[tuple[int | None, int]]) -> bool:
     moment = datetime.fromtimestamp(memory.event_at if memory.event_at is not None else memory.created_at)
     return any(moment.month == month and (year is None or moment.year == year) for year, month in months)
+
+
+_RELATION_SLOTS = frozenset({"partner", "children", "parents", "siblings", "manager", "colleague"})
+_ASKED_PERSON = re.compile(
+    rf"\bmy ({RELATIVES})\b|(?-i:\b(?!What|That|It|He|She|There|Where|Who|How|Let|Here|Everyone)([A-Z][a-z]+))'s\b"
+    rf"|我(?:的)?({CN_RELATIVES})",
+    re.IGNORECASE,
+)
+
+
+def asked_about(query: str) -> str:
+    """Whose slot a question asks for: "my sister's name?" → sister; "my name?" → user."""
+    match = _ASKED_PERSON.search(query)
+    return next((g.lower() for g in match.groups() if g), "user") if match else "user"
+
+
+def about_whom(memory: Memory, person: str) -> bool:
+    """A slot answers the question only for the person asked about ("my sister's name" is not the
+    user's name); a relation slot names the relation itself."""
+    return memory.attribute in _RELATION_SLOTS or memory.subject == person
 
 
 def same_statements(candidates: list[Candidate]) -> dict[int, int]:
@@ -108,6 +130,7 @@ class Recaller:
         for memory_id, _rank in self.memories.keyword(query, settings.keyword_k):
             routes.setdefault(memory_id, []).append("keyword")
         asked = slots_asked(query)
+        person = asked_about(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
             routes.setdefault(memory_id, []).append("slot")
         months = query_months(query)
@@ -138,7 +161,7 @@ class Recaller:
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights) for text in texts)
-            slot = 1.0 if memory.attribute and memory.attribute in asked else 0.0
+            slot = 1.0 if memory.attribute in asked and about_whom(memory, person) else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
             if when and memory.event_at is not None:
                 date = max(date, 0.5)
