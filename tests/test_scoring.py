@@ -26,11 +26,11 @@ def test_recency_halves_every_half_life_behind_the_newest_candidate():
 
 def test_relevance_decides_and_the_rest_only_orders():
     signals = Signals(similarity=0.5, keyword=1, date=1, slot=1, recency=1, importance=1, pinned=1)
-    assert math.isclose(relevance(signals, SETTINGS), 0.5 + SETTINGS.w_keyword + SETTINGS.w_date + SETTINGS.w_slot)
-    extra = SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
+    assert math.isclose(relevance(signals, SETTINGS), 0.5 + SETTINGS.w_keyword + SETTINGS.w_date)
+    extra = SETTINGS.w_slot + SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
     assert math.isclose(score(signals, SETTINGS), relevance(signals, SETTINGS) + extra)
     assert score(Signals(), SETTINGS) == 0
-    high = Candidate(memory(1), Signals(similarity=SETTINGS.floor - 0.01, recency=1, importance=1), 0)
+    high = Candidate(memory(1), Signals(similarity=SETTINGS.floor - 0.01, recency=1, importance=1, slot=1), 0)
     high.score, high.relevance = score(high.signals, SETTINGS), relevance(high.signals, SETTINGS)
     [ranked] = select([high], SETTINGS, 10_000, len)
     assert not ranked.selected, "ordering signals must not lift a memory over a gate"

@@ -2,8 +2,8 @@
 
 Relevance decides, recency orders (DESIGN.md §1):
 
-    relevance = similarity + w_kw·keyword + w_date·date + w_slot·slot
-    score     = relevance + w_rec·recency + w_imp·importance + w_pin·pinned
+    relevance = similarity + w_kw·keyword + w_date·date
+    score     = relevance + w_slot·slot + w_rec·recency + w_imp·importance + w_pin·pinned
 
 Whether a memory enters the prompt depends on its relevance only — never on its age — so
 the same question asked a day or a year after the conversation selects the same memories.
@@ -77,13 +77,13 @@ def signals_for(
 
 
 def relevance(signals: Signals, settings: RecallSettings) -> float:
-    return (signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date
-            + settings.w_slot * signals.slot)
+    return signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date
 
 
 def score(signals: Signals, settings: RecallSettings) -> float:
     return (
         relevance(signals, settings)
+        + settings.w_slot * signals.slot
         + settings.w_recency * signals.recency
         + settings.w_importance * signals.importance
         + settings.w_pinned * signals.pinned
