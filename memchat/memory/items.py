@@ -210,11 +210,6 @@ class MemoryStore:
         kinds = "" if episodes else f" AND kind != '{EPISODE}'"
         return int(self.db.scalar(f"SELECT COUNT(*) FROM memories WHERE status = ?{kinds}", (status,)))
 
-    def episodes_of(self, message_id: int) -> list[Memory]:
-        rows = self.db.rows("SELECT * FROM memories WHERE source_message = ? AND kind = ? ORDER BY id",
-                            (message_id, EPISODE))
-        return [_memory(r) for r in rows]
-
     def retire_origin(self, memory: Memory, status: str, successor: int | None = None) -> int | None:
         """Retire the episode a typed memory was distilled from, so the old wording is not injected as
         current truth either. Returns the episode's id when one was retired."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from memchat.memory.forget_requests import forget_topic, topic_parts
-from memchat.memory.secrets import secret_kind
+from memchat.memory.secrets import secret_kind, talks_about_credentials
 from memchat.memory.segment import split_sentences
 
-__all__ = ["forget_topic", "topic_parts"]  # re-exported: rules are read from here
+__all__ = ["forget_topic", "talks_about_credentials", "topic_parts"]  # re-exported: rules are read from here
 
 
 CHIT_CHAT = frozenset(
@@ -56,10 +56,6 @@ _NAMED_SUBJECT = re.compile(
 )
 
 
-def sentences(text: str) -> list[str]:
-    return split_sentences(text)
-
-
 def _normalise(text: str) -> str:
     return re.sub(r"[^\w\s\u3400-\u9fff]", "", text.lower()).strip()
 
@@ -84,29 +80,12 @@ def is_question(sentence: str) -> bool:
     return bool(_QUESTION_START.match(stripped)) or bool(_CN_QUESTION.search(stripped))
 
 
-_CREDENTIAL_TALK = re.compile(
-    r"\b(?:password|passwd|passcode|pass phrase|passphrase|pw|pwd|pin(?: code| number)?|security code|cvv|cvc|otp|"
-    r"2fa|backup codes?|recovery codes?|(?:alarm|door|gate|safe|locker|lock|keypad|garage) code|combination|"
-    r"api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase|recovery phrase|"
-    r"passport (?:number|no)|ssn|social security|sort code|account number|routing number|iban|login details|"
-    r"credentials|(?:id|identity|pps|ppsn|tax|insurance|national|health|nhs|medicare|card|account|policy|"
-    r"membership|licen[cs]e) (?:number|no)|card details)\b|密码|口令|验证码|护照号|身份证|银行卡|卡号|账号|社保号|医保卡",
-    re.IGNORECASE,
-)
-"""Sentences about credentials: kept out of memory whole, even when the value itself slipped past the
-detector ('the code for the side gate is the year we met')."""
-
-
-def talks_about_credentials(text: str) -> bool:
-    return bool(_CREDENTIAL_TALK.search(text))
-
-
 def contains_secret(text: str) -> str | None:
     """The kind of secret found (or credential talk around a value), or None. Never stored (memory.secrets)."""
     kind = secret_kind(text)
     if kind:
         return kind
-    if _CREDENTIAL_TALK.search(text) and re.search(r"\d|[A-Za-z]+[!@#$%^&*_+=~][A-Za-z0-9]|\b[A-Z0-9]{6,}\b", text):
+    if talks_about_credentials(text) and re.search(r"\d|[A-Za-z]+[!@#$%^&*_+=~][A-Za-z0-9]|\b[A-Z0-9]{6,}\b", text):
         return "credential"
     return None
 
@@ -195,4 +174,4 @@ def rule_importance(sentence: str, correction: bool) -> float:
 
 def notes_from(text: str) -> list[str]:
     """Sentences of a user message that become cross-turn notes (never secrets)."""
-    return [s for s in sentences(text) if note_worthy(s) and not contains_secret(s) and not forget_topic(s)]
+    return [s for s in split_sentences(text) if note_worthy(s) and not contains_secret(s) and not forget_topic(s)]

@@ -210,10 +210,25 @@ _VALUE_ALONE = re.compile(r"(?<![\w\-])(?=[\w\-!@#$%^&*.]*\d)[\w\-!@#$%^&*.]{3,}
 """A value with a digit in it: after a question about a credential, "It's 4471." gives the secret alone."""
 
 
+CREDENTIAL_TALK = re.compile(
+    r"\b(?:password|passwd|passcode|pass phrase|passphrase|pw|pwd|pin(?: code| number)?|security code|cvv|cvc|otp|"
+    r"2fa|backup codes?|recovery codes?|(?:alarm|door|gate|safe|locker|lock|keypad|garage) code|combination|"
+    r"api[ _-]?key|secret[ _-]?key|access[ _-]?token|auth[ _-]?token|private key|seed phrase|recovery phrase|"
+    r"passport (?:number|no)|ssn|social security|sort code|account number|routing number|iban|login details|"
+    r"credentials|(?:id|identity|pps|ppsn|tax|insurance|national|health|nhs|medicare|card|account|policy|"
+    r"membership|licen[cs]e) (?:number|no)|card details)\b|密码|口令|验证码|护照号|身份证|银行卡|卡号|账号|社保号|医保卡",
+    re.IGNORECASE,
+)
+"""Sentences about credentials: kept out of memory whole, even when the value itself slipped past the
+detector ('the code for the side gate is the year we met')."""
+
+
+def talks_about_credentials(text: str) -> bool:
+    return bool(CREDENTIAL_TALK.search(text))
+
+
 def answers_credential_talk(text: str, previous: str) -> bool:
     """The message right after one about a credential, short, with a value in it: the value is the secret."""
-    from memchat.memory.rules import talks_about_credentials
-
     return bool(previous) and talks_about_credentials(previous) and len(text.split()) <= 12 \
         and bool(_VALUE_ALONE.search(text))
 
@@ -221,8 +236,13 @@ def answers_credential_talk(text: str, previous: str) -> bool:
 def redact(text: str, previous: str = "") -> str:
     """`text` with every secret replaced by a marker ("[secret: password]"). `previous` is the message
     before it: after "what's my bank PIN again?" a bare "It's 4471." is the PIN."""
+    return redaction(text, previous)[0]
+
+
+def redaction(text: str, previous: str = "") -> tuple[str, list[SecretSpan]]:
+    """`redact`, and the secrets it replaced."""
     if not text:
-        return text
+        return text, []
     spans = find_secrets(text)
     before = previous
     for sentence in _SENTENCE.finditer(text):  # "Can you save my bank PIN? It's 4471." — the same, within a message
@@ -233,7 +253,7 @@ def redact(text: str, previous: str = "") -> str:
     spans = _merge(spans)
     for span in reversed(spans):
         text = text[: span.start] + f"{SECRET_MARK}{span.kind}]" + text[span.end:]
-    return text
+    return text, spans
 
 
 def secret_kind(text: str) -> str | None:

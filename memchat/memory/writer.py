@@ -22,7 +22,15 @@ from dataclasses import replace
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
-from memchat.memory.distill import draft_from_sentence, is_change, is_retirement, multi_valued, third_person
+from memchat.memory.distill import (
+    CN_RELATIVES,
+    RELATIVES,
+    draft_from_sentence,
+    is_change,
+    is_retirement,
+    multi_valued,
+    third_person,
+)
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.items import MemoryStore
@@ -39,7 +47,7 @@ from memchat.memory.rules import (
     topic_parts,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
-from memchat.memory.secrets import SECRET_MARK, find_secrets, redact
+from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.speech import normalise, split_clauses, strip_markers
 from memchat.memory.terms import has_cjk, query_terms, search_terms
@@ -57,11 +65,14 @@ _RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", 
 """Words a retirement shares with anything: the object it names must be something else."""
 
 
-_PEOPLE = re.compile(
-    r"\b(?:[A-Z][a-z]{2,}|mum|mom|mother|dad|father|parents?|brother|sister|son|daughter|kids?|wife|husband|"
-    r"partner|girlfriend|boyfriend|ex|friend|boss|manager|colleague|cousin|aunt|uncle|grandma|grandpa|"
-    r"grandmother|grandfather|neighbou?r)\b")
-_CN_PEOPLE = ("爸", "妈", "哥", "姐", "弟", "妹", "老公", "老婆", "儿子", "女儿", "前任", "男朋友", "女朋友", "朋友", "同事", "老板")
+def _object_terms(text: str) -> set[str]:
+    """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里")."""
+    return {t for t in query_terms(text) if (len(t) >= 4 or (has_cjk(t) and len(t) == 2))
+            and t not in _RETIREMENT_WORDS and t not in ("their", "用户")}
+
+
+_PEOPLE = re.compile(rf"\b(?:[A-Z][a-z]{{2,}}|ex|{RELATIVES})\b")
+_CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 """Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
 
@@ -96,9 +107,9 @@ class MemoryWriter:
         if is_chit_chat(text):
             return [WriteOutcome("skipped", text, "chit-chat")], []
         outcomes: list[WriteOutcome] = []
-        redacted = redact(text, previous)  # secrets leave before anything is segmented, embedded or stored
-        if redacted != text:
-            kinds = sorted({s.kind for s in find_secrets(text)}) or ["credential"]
+        redacted, secrets = redaction(text, previous)  # secrets leave before anything is segmented or stored
+        if secrets:
+            kinds = sorted({s.kind for s in secrets})
             outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({', '.join(kinds)}) is never stored"))
             text = redacted
         windows = episode_windows(text, now)
@@ -146,8 +157,7 @@ class MemoryWriter:
         """'I sold the Niva' names no slot, but the Niva is a stored memory's: the retirement takes its key."""
         if not is_retirement(clause):
             return None
-        wanted = {t for t in query_terms(clause) if (len(t) >= 4 or (has_cjk(t) and len(t) == 2))
-                  and t not in _RETIREMENT_WORDS}
+        wanted = _object_terms(clause)
         if not wanted:
             return None
         hits = {i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)}
@@ -219,8 +229,7 @@ class MemoryWriter:
             return same
         if not (draft.change or draft.retirement or draft.correction):
             return []
-        wanted = {t for t in query_terms(draft.content) if (len(t) >= 4 or (has_cjk(t) and len(t) == 2))
-                  and t not in _RETIREMENT_WORDS and t not in ("their", "用户")}
+        wanted = _object_terms(draft.content)
         named = [m for m in same if wanted & set(search_terms(m.content))]
         return named or (same[-1:] if draft.change else [])
 
