@@ -23,6 +23,7 @@ EXPECTED_TABLES = {
     4: {"memories_fts_vocab"},
     5: {"memories", "memories_fts"},
     6: {"memories_fts"},
+    7: {"messages"},
 }
 
 
@@ -47,6 +48,16 @@ def test_each_migration_applies_in_order_on_a_blank_database(version):
         migration(raw)
     tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert EXPECTED_TABLES[version] <= tables
+
+
+def test_messages_stored_before_the_queue_existed_count_as_extracted():
+    raw = _Raw()
+    for migration in MIGRATIONS[:6]:
+        migration(raw)
+    raw.execute("INSERT INTO sessions (name, created_at, updated_at) VALUES ('s', 0, 0)")
+    raw.execute("INSERT INTO messages (session_id, role, content, created_at) VALUES (1, 'user', 'old', 0)")
+    MIGRATIONS[6](raw)
+    assert list(raw.execute("SELECT extracted FROM messages")) == [(1,)]
 
 
 def test_wal_mode_and_extensions(tmp_path):
@@ -94,6 +105,7 @@ def test_the_episode_rebuild_keeps_ids_index_vectors_and_the_id_high_water_mark(
     raw = apsw.Connection(str(path))
     raw.enable_load_extension(True)
     raw.load_extension(sqlite_vec.loadable_path())
+    raw.execute("DROP INDEX messages_pending_extraction; ALTER TABLE messages DROP COLUMN extracted")
     raw.execute("DROP TABLE memories; DELETE FROM _migrations WHERE version >= 5; DROP TABLE memories_fts;"
                 "DROP TABLE memories_fts_vocab; DELETE FROM sqlite_sequence")
     class _Conn:

@@ -114,7 +114,8 @@ async def test_a_resumed_session_shows_its_messages(settings):
     services = build_services(settings, engine=FakeEngine(["First answer.", LONG_REPLY]), embedder=FakeEmbedder())
     conversation = open_conversation(services, "daily")
     conversation.run_turn("first question")
-    conversation.run_turn("second question", should_stop=lambda: True)
+    started: list[object] = []
+    conversation.run_turn("second question", emit=started.append, should_stop=lambda: len(started) > 5)
     conversation.wait()
     app = MemchatApp(services, open_conversation(services, "daily"))
     async with app.run_test(size=(120, 40)) as pilot:

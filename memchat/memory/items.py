@@ -8,7 +8,8 @@ remove its FTS entry and vector. `check_integrity` proves nothing drifted.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 import sqlite_vec
 
@@ -44,7 +45,32 @@ class MemoryStore:
     def __init__(self, db: Database, embedder: Embedder) -> None:
         self.db = db
         self.embedder = embedder
+        self._ready: dict[str, list[float]] = {}
         db.ensure_vectors(embedder.dim, embedder.name)
+
+    # ---- embeddings -----------------------------------------------------------
+    @contextmanager
+    def prepared(self, texts: Iterable[str]) -> Iterator[None]:
+        """Embed `texts` now, in one batch, so the writes that follow hold the write lock for SQL
+        only — never across a model call (another memchat process may be waiting to write)."""
+        missing = [t for t in dict.fromkeys(texts) if t and t not in self._ready]
+        if missing:
+            self._ready.update(zip(missing, self.embedder.embed(missing)))
+        try:
+            yield
+        finally:
+            for text in missing:
+                self._ready.pop(text, None)
+
+    def vector(self, text: str) -> list[float]:
+        """`text`'s embedding: prepared, or computed now."""
+        ready = self._ready.get(text)
+        return ready if ready is not None else self.embedder.embed([text])[0]
+
+    @staticmethod
+    def embedding_input(draft: MemoryDraft) -> str:
+        """What `add` embeds for a draft (its slot's question with its normalised text)."""
+        return embedding_text(draft.attribute, " ".join(draft.content.split()))
 
     # ---- writing ------------------------------------------------------------
     def add(self, draft: MemoryDraft, now: float | None = None, status: str = "active") -> Memory:
@@ -55,7 +81,7 @@ class MemoryStore:
             raise MemchatError("a memory needs some text", "write one self-contained sentence")
         _refuse_secrets(content)
         now = time.time() if now is None else now
-        vector = self.embedder.embed([embedding_text(draft.attribute, content)])[0]
+        vector = self.vector(embedding_text(draft.attribute, content))
         with self.db.transaction():
             self.db.execute(
                 "INSERT INTO memories (kind, content, subject, attribute, importance, confidence, created_at, "

@@ -215,6 +215,20 @@ def m006_fts_secure_delete(db: Any) -> None:
     db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1)")
 
 
+def m007_extraction_queue(db: Any) -> None:
+    """A user message is stored with `extracted = 0` and marked 1 in the same transaction as the
+    memories drawn from it: a crash between the two leaves it queued, and the next start
+    extracts it. Messages stored before this migration were extracted by the old thread (or lost
+    with it); they count as done."""
+    db.execute(
+        """
+        ALTER TABLE messages ADD COLUMN extracted INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX messages_pending_extraction ON messages(id) WHERE extracted = 0;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
+    m007_extraction_queue,
 ]

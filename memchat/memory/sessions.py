@@ -46,12 +46,15 @@ class SessionStore:
 
     # ---- sessions -------------------------------------------------------
     def create(self, name: str | None = None, now: float | None = None) -> Session:
+        """A new session; a taken name gets a suffix (`-2`, `-3`…). The check and the insert are one
+        write transaction, so two processes starting in the same second get different names."""
         now = time.time() if now is None else now
         name = name or time.strftime("chat-%Y%m%d-%H%M%S", time.localtime(now))
         base, suffix = name, 2
-        while self.db.scalar("SELECT 1 FROM sessions WHERE name = ?", (name,)):
-            name, suffix = f"{base}-{suffix}", suffix + 1
-        self.db.execute("INSERT INTO sessions (name, created_at, updated_at) VALUES (?, ?, ?)", (name, now, now))
+        with self.db.transaction():
+            while self.db.scalar("SELECT 1 FROM sessions WHERE name = ?", (name,)):
+                name, suffix = f"{base}-{suffix}", suffix + 1
+            self.db.execute("INSERT INTO sessions (name, created_at, updated_at) VALUES (?, ?, ?)", (name, now, now))
         return self.by_name(name)  # type: ignore[return-value]
 
     def by_name(self, name: str) -> Session | None:
@@ -65,7 +68,13 @@ class SessionStore:
         return _session(row)
 
     def open(self, name: str, now: float | None = None) -> Session:
-        return self.by_name(name) or self.create(name, now)
+        """The session called `name`, created if there is none (found again under the write lock, so
+        two processes opening a new name at once share one session)."""
+        found = self.by_name(name)
+        if found is not None:
+            return found
+        with self.db.transaction():
+            return self.by_name(name) or self.create(name, now)
 
     def latest(self) -> Session | None:
         """The most recently active session that has messages (an empty one is nothing to resume)."""
@@ -102,17 +111,32 @@ class SessionStore:
         now: float | None = None,
     ) -> Message:
         now = time.time() if now is None else now
-        recent = self.db.rows("SELECT content FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 2", (session_id,))
-        content = redact(content, "\n".join(r["content"] for r in recent))  # secrets never reach disk: the current turn keeps them in memory only
+        content = self._stored_form(session_id, content)
         with self.db.transaction():
             self.db.execute(
-                "INSERT INTO messages (session_id, role, content, created_at, tokens, cancelled) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (session_id, role, content, now, tokens, int(cancelled)),
+                "INSERT INTO messages (session_id, role, content, created_at, tokens, cancelled, extracted) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (session_id, role, content, now, tokens, int(cancelled), int(role != "user")),
             )
             message_id = self.db.last_insert_rowid()
             self.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))
         return self.message(message_id)
+
+    def _stored_form(self, session_id: int, content: str) -> str:
+        """`content` as it would be stored next in the session: secrets replaced (the current turn
+        keeps them in memory only), judged with the two messages before it as context."""
+        recent = self.db.rows("SELECT content FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 2", (session_id,))
+        return redact(content, "\n".join(r["content"] for r in recent))
+
+    def find_message(self, session_id: int, role: str, content: str, created_at: float) -> Message | None:
+        """The stored message with this role, text and time, if there is one (an import run again)."""
+        rows = self.db.rows(
+            "SELECT * FROM messages WHERE session_id = ? AND role = ? AND created_at = ?", (session_id, role, created_at)
+        )
+        if not rows:
+            return None
+        stored = {content, self._stored_form(session_id, content)}
+        return next((_message(r) for r in rows if r["content"] in stored), None)
 
     def previous_content(self, message: Message) -> str:
         """The text of the two messages before `message` in its session (the user's question and the
@@ -150,6 +174,31 @@ class SessionStore:
 
     def turn_count(self, session_id: int) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)))
+
+    # ---- the extraction queue -------------------------------------------------
+    def pending_extraction(self, session_id: int | None = None, limit: int = 100) -> list[Message]:
+        """User messages whose memories were never extracted (the process stopped first), oldest first."""
+        if session_id is None:
+            rows = self.db.rows("SELECT * FROM messages WHERE extracted = 0 ORDER BY id LIMIT ?", (limit,))
+        else:
+            rows = self.db.rows("SELECT * FROM messages WHERE extracted = 0 AND session_id = ? ORDER BY id LIMIT ?",
+                                (session_id, limit))
+        return [_message(r) for r in rows]
+
+    def pending_count(self) -> int:
+        return int(self.db.scalar("SELECT COUNT(*) FROM messages WHERE extracted = 0"))
+
+    def claim_extraction(self, message_id: int) -> bool:
+        """Mark a message extracted; False when it already was (another process got there first).
+        Called inside the transaction that writes its memories, so both happen or neither."""
+        self.db.execute("UPDATE messages SET extracted = 1 WHERE id = ? AND extracted = 0", (message_id,))
+        return bool(self.db.conn.changes())
+
+    def unanswered(self, session_id: int) -> Message | None:
+        """The session's last message when it is the user's: its turn ended without a reply
+        (the process was killed mid-reply)."""
+        row = self.db.row("SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session_id,))
+        return _message(row) if row and row["role"] == "user" else None
 
     # ---- extraction failures ----------------------------------------------
     def add_extraction_failure(

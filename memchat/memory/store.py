@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,16 @@ from memchat.memory.migrations import MIGRATIONS
 from memchat.types import MemchatError
 
 Row = dict[str, Any]
+
+BUSY_TIMEOUT_MS = 10_000  # how long one statement waits for another process's write lock
+BUSY_WAIT = 60.0  # how long a transaction keeps retrying to begin or commit before giving up
+
+
+def _busy(path: str) -> MemchatError:
+    return MemchatError(
+        f"the database {path} stayed busy: another memchat process held its write lock for over a minute",
+        "wait for the other memchat command (an import?) to finish, then try again; nothing was lost",
+    )
 
 
 def _dict_rows(cursor: apsw.Cursor, row: Sequence[Any]) -> Row:
@@ -47,7 +57,7 @@ class Database:
             raise MemchatError(
                 f"cannot open database {self.path}: {exc}", "pass --db with a writable path or fix permissions"
             ) from exc
-        self.conn.set_busy_timeout(10_000)
+        self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
         self.conn.enable_load_extension(True)
         self.conn.load_extension(sqlite_vec.loadable_path())
         self.conn.enable_load_extension(False)
@@ -70,7 +80,10 @@ class Database:
     # ---- plumbing -------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> apsw.Cursor:
         with self._lock:
-            return self.conn.execute(sql, params)
+            try:
+                return self.conn.execute(sql, params)
+            except apsw.BusyError as exc:  # a single statement outside a transaction waited BUSY_TIMEOUT_MS
+                raise _busy(self.path) from exc
 
     def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Row]:
         with self._lock:
@@ -90,9 +103,37 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """All-or-nothing; nests as savepoints; other threads wait until it ends."""
-        with self._lock, self.conn:
-            yield
+        """All-or-nothing; nests as savepoints; other threads wait until it ends.
+
+        The outermost level is `BEGIN IMMEDIATE`: it takes the write lock up front, so two
+        processes never both read and then both try to write (a deadlock SQLite can only
+        break by failing one of them). Another process's write waits, up to `BUSY_WAIT`
+        seconds, then the user gets a clear error — never a traceback.
+        """
+        with self._lock:
+            if not self.conn.get_autocommit():  # already inside: a savepoint, rolled back alone
+                with self.conn:
+                    yield
+                return
+            self._write(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+            try:
+                yield
+            except BaseException:
+                if not self.conn.get_autocommit():
+                    self.conn.execute("ROLLBACK")
+                raise
+            self._write(lambda: self.conn.execute("COMMIT"))
+
+    def _write(self, statement: Callable[[], object]) -> None:
+        """Run a statement that needs the write lock, retrying while another writer holds it."""
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                statement()
+                return
+            except apsw.BusyError as exc:
+                if time.monotonic() >= deadline:
+                    raise _busy(self.path) from exc
 
     def checkpoint(self) -> None:
         """Copy the WAL into the database and truncate it (after a purge: the WAL held the old pages)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -96,16 +97,41 @@ class MemoryWriter:
 
     def process(
         self, text: str, *, session_id: int | None, message_id: int | None, now: float | None = None,
-        previous: str = "",
+        previous: str = "", claim: Callable[[], bool] | None = None,
     ) -> tuple[list[WriteOutcome], list[ExtractionFailure]]:
         """`previous` is the message before this one in its session: "It's 4471." after a question
-        about a PIN is the PIN."""
+        about a PIN is the PIN.
+
+        Everything slow (rules, the model's labels, embeddings) happens first; then every row this
+        message produces is written in one short transaction. `claim`, called inside it, marks the
+        message extracted; when it returns False another process already extracted it and nothing
+        is written."""
         now = time.time() if now is None else now
         topic = forget_topic(text)
         if topic:
-            return self.forget(topic), []
+            with self.memories.prepared([topic]), self.memories.db.transaction():
+                return (self.forget(topic) if claim is None or claim() else []), []
         if is_chit_chat(text):
-            return [WriteOutcome("skipped", text, "chit-chat")], []
+            with self.memories.db.transaction():
+                return ([WriteOutcome("skipped", text, "chit-chat")] if claim is None or claim() else []), []
+        outcomes, episodes, drafts, failures = self._plan(text, session_id, message_id, now, previous)
+        texts = [MemoryStore.embedding_input(d) for d in episodes]
+        for draft, _ in drafts:
+            texts += [draft.content, MemoryStore.embedding_input(draft)]
+        with self.memories.prepared(texts), self.memories.db.transaction():
+            if claim is not None and not claim():
+                return [], []
+            episode_ids = [self.memories.add(episode, now).id for episode in episodes]
+            for draft, window in drafts:
+                origin = episode_ids[window] if window is not None else None
+                outcomes.append(self._apply(replace(draft, origin_id=origin), now))
+        return outcomes, failures
+
+    def _plan(
+        self, text: str, session_id: int | None, message_id: int | None, now: float, previous: str
+    ) -> tuple[list[WriteOutcome], list[MemoryDraft], list[tuple[MemoryDraft, int | None]], list[ExtractionFailure]]:
+        """What a message would write — its episodes and typed drafts (each with its episode's
+        index) — decided without writing anything."""
         outcomes: list[WriteOutcome] = []
         redacted, secrets = redaction(text, previous)  # secrets leave before anything is segmented or stored
         if secrets:
@@ -113,9 +139,10 @@ class MemoryWriter:
             outcomes.append(WriteOutcome("skipped", "[redacted]", f"secret ({', '.join(kinds)}) is never stored"))
             text = redacted
         windows = episode_windows(text, now)
-        episode_ids = [self._add_episode(w, session_id, message_id, now) for w in windows]
+        episodes = [self._episode(w, session_id, message_id) for w in windows]
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
+        places: list[int | None] = []
         for sentence in split_sentences(text):
             if SECRET_MARK in sentence or contains_secret(sentence):
                 continue  # a sentence about a credential says nothing worth keeping without it
@@ -133,9 +160,9 @@ class MemoryWriter:
                     continue  # no slot, no date: what was said stays an episode, not a typed memory
                 when = windows[window].time if window is not None and draft.event_at is None else None
                 chosen.append(clause)
+                places.append(window)
                 drafts.append(replace(
                     draft,
-                    origin_id=episode_ids[window] if window is not None else None,
                     event_at=draft.event_at if when is None else when.at.timestamp(),
                     event_text=draft.event_text if when is None else when.expression,
                     event_grain=draft.event_grain if when is None else when.grain,
@@ -148,9 +175,7 @@ class MemoryWriter:
             drafts = labels.drafts
             if labels.failure:
                 failures.append(labels.failure)
-        for draft in drafts:
-            outcomes.append(self.apply(draft, now))
-        return outcomes, failures
+        return outcomes, episodes, list(zip(drafts, places)), failures
 
     def _retired_object(self, clause: str, session_id: int | None, message_id: int | None, now: float,
                         correction: bool) -> MemoryDraft | None:
@@ -171,22 +196,28 @@ class MemoryWriter:
                            confidence=0.9 if correction else 0.8, source_session=session_id,
                            source_message=message_id, correction=correction)
 
-    def _add_episode(self, window: EpisodeWindow, session_id: int | None, message_id: int | None, now: float) -> int:
-        draft = MemoryDraft(
+    @staticmethod
+    def _episode(window: EpisodeWindow, session_id: int | None, message_id: int | None) -> MemoryDraft:
+        return MemoryDraft(
             kind=EPISODE, content=window.text, importance=0.5, confidence=1.0,
             source_session=session_id, source_message=message_id,
             event_at=window.time.at.timestamp() if window.time else None,
             event_text=window.time.expression if window.time else "",
             event_grain=window.time.grain if window.time else "",
         )
-        return self.memories.add(draft, now).id
 
     # ---- reconciliation ---------------------------------------------------
     def apply(self, draft: MemoryDraft, now: float | None = None) -> WriteOutcome:
-        now = time.time() if now is None else now
+        """Reconcile one draft with what is stored, in one transaction (a supersession writes the new
+        row and retires the old ones together)."""
+        with self.memories.prepared([draft.content, MemoryStore.embedding_input(draft)]), \
+                self.memories.db.transaction():
+            return self._apply(draft, time.time() if now is None else now)
+
+    def _apply(self, draft: MemoryDraft, now: float) -> WriteOutcome:
         if draft.kind == "event" and draft.expires_at is None and not draft.pinned and self.event_ttl_days > 0:
             draft = replace(draft, expires_at=now + self.event_ttl_days * DAY)
-        vector = np.asarray(self.memories.embedder.embed([draft.content])[0], dtype=np.float32)
+        vector = np.asarray(self.memories.vector(draft.content), dtype=np.float32)
         duplicate = self._duplicate(vector, draft)
         if duplicate is not None:
             self.memories.update_scores(
@@ -238,12 +269,13 @@ class MemoryWriter:
         memory = self.memories.require(memory_id)
         if memory.status != "pending":
             raise MemchatError(f"#{memory_id} is {memory.status}, not pending", "only pending memories can be accepted")
-        rivals = [m for m in self.memories.by_key(memory.subject, memory.attribute, statuses=("active",))]
-        self.memories.set_status(memory_id, "active")
-        for old in rivals:
-            self.memories.set_status(old.id, "superseded", superseded_by=memory_id)
-            if old.origin_id != memory.origin_id:
-                self.memories.retire_origin(old, "superseded", memory_id)
+        with self.memories.db.transaction():
+            rivals = [m for m in self.memories.by_key(memory.subject, memory.attribute, statuses=("active",))]
+            self.memories.set_status(memory_id, "active")
+            for old in rivals:
+                self.memories.set_status(old.id, "superseded", superseded_by=memory_id)
+                if old.origin_id != memory.origin_id:
+                    self.memories.retire_origin(old, "superseded", memory_id)
         replaced = rivals[-1].id if rivals else None
         return WriteOutcome("superseded" if rivals else "added", memory.content, "accepted by the user", memory_id, replaced)
 
@@ -270,16 +302,16 @@ class MemoryWriter:
     # ---- forgetting on request ----------------------------------------------
     def forget(self, topic: str) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which."""
-        matches = self.matching(topic)
         outcomes = []
         said = 0
-        for memory in matches:
-            self.memories.set_status(memory.id, "deleted")
-            if memory.is_episode:
-                said += 1
-                continue
-            self.memories.retire_origin(memory, "deleted")
-            outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
+        with self.memories.prepared([topic]), self.memories.db.transaction():
+            for memory in self.matching(topic):
+                self.memories.set_status(memory.id, "deleted")
+                if memory.is_episode:
+                    said += 1
+                    continue
+                self.memories.retire_origin(memory, "deleted")
+                outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
         if said:
             outcomes.append(WriteOutcome("deleted", f"{said} of your own messages about {topic}",
                                          "forget request: what you said is hidden too"))
@@ -306,7 +338,7 @@ class MemoryWriter:
                     if keyword_overlap(part, memory.content) >= 0.5:
                         found.add(memory.id)
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
-            vector = self.memories.embedder.embed([topic])[0]
+            vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
             for memory in self.memories.many(list(close)).values():
                 shared = topic_terms & set(search_terms(memory.content))

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
 from memchat.memory.rules import forget_topic, notes_from
-from memchat.pipeline import snapshot
+from memchat.pipeline import extraction, snapshot
+from memchat.pipeline.reply_guard import ReplyGuard
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
@@ -29,6 +30,7 @@ from memchat.types import (
     Message,
     PromptAssembled,
     RecallDone,
+    ReplyRestarted,
     Session,
     Timings,
     TokenStreamed,
@@ -96,8 +98,13 @@ class Conversation:
         services.engine.wait_until_loaded()  # what is sent is counted by the model's own tokenizer
         timings = Timings()
         sessions, session_id = services.sessions, self.session.id
-        notes = [sessions.add_note(session_id, note).id for note in notes_from(text)]
-        user_message = sessions.add_message(session_id, "user", text, tokens=services.engine.count(text))
+        unanswered = sessions.unanswered(session_id)
+        if unanswered is not None and unanswered.content.strip() == text.strip():
+            user_message, notes = unanswered, []  # sent again after a turn that died mid-reply: not twice
+        else:
+            notes = [sessions.add_note(session_id, note).id for note in notes_from(text)]
+            user_message = sessions.add_message(session_id, "user", text, tokens=services.engine.count(text))
+            unanswered = None
         turn = sessions.turn_count(session_id)
         emit(TurnStarted(turn, text))
         forgotten = self._forget_first(text)
@@ -118,9 +125,11 @@ class Conversation:
             emit(PromptAssembled(assembly.messages, assembly.report))
 
             reply, cancelled, tokens_out = self._stream(assembly, emit, should_stop, timings, streamed)
+            if cancelled and not reply:
+                raise MemchatError("stopped before the reply began", "your message is back: edit it or send it again")
         except BaseException:
-            if not streamed:  # nothing came back: the turn never happened, the caller keeps the text
-                sessions.withdraw(user_message.id, notes)
+            if not "".join(streamed).strip() and unanswered is None:
+                sessions.withdraw(user_message.id, notes)  # nothing came back: the turn never happened
             raise
         sessions.add_message(session_id, "assistant", reply, tokens=tokens_out, cancelled=cancelled)
         finished = TurnFinished(turn, reply, cancelled, assembly.report.prompt_tokens, tokens_out, timings)
@@ -179,22 +188,47 @@ class Conversation:
         if overflow:
             self._fold(parts, overflow)
 
+    def _reply_guard(self, assembly: Assembly) -> ReplyGuard:
+        """This turn's guard: the session's earlier replies, and what the prompt quotes (memories, notes, input)."""
+        services = self.services
+        earlier = [m.content for m in self.history() if m.role == "assistant"]
+        recalled = [c.memory.content for c in self.last_recall.selected] if self.last_recall else []
+        quoted = [*recalled, *(m.content for m in services.memories.pinned()), *self.notes, assembly.input_text]
+        return ReplyGuard(earlier, quoted, services.sampling, enabled=services.settings.model.reply_guard)
+
     def _stream(self, assembly: Assembly, emit: Emit, should_stop: Callable[[], bool],
                 timings: Timings, pieces: list[str]) -> tuple[str, bool, int]:
+        """Stream the reply. The reply guard may discard an attempt that repeats an earlier reply or echoes
+        a memory and stream another (ReplyRestarted first); the old text stays until the new one begins."""
         engine = self.services.engine
         started = time.perf_counter()
         first = 0.0
         max_tokens = self.services.limits.reserved_output
-        for piece in engine.stream(assembly.messages, max_tokens=max_tokens, sampling=self.services.sampling,
-                                   should_stop=should_stop):
-            if not first:
-                first = time.perf_counter()
-            pieces.append(piece)
-            emit(TokenStreamed(piece))
+        guard = self._reply_guard(assembly)
+        for attempt, (messages, sampling) in enumerate(guard.attempts(assembly.messages)):
+            fresh: list[str] = []
+            copied = False
+            for piece in engine.stream(messages, max_tokens=max_tokens, sampling=sampling, should_stop=should_stop):
+                if not first:
+                    first = time.perf_counter()
+                if attempt and not fresh:
+                    pieces.clear()
+                    emit(ReplyRestarted(attempt, guard.last.reason))
+                fresh.append(piece)
+                pieces.append(piece)
+                emit(TokenStreamed(piece))
+                if guard.copying("".join(fresh)):
+                    copied = True
+                    break
+            if should_stop():
+                reply = "".join(fresh).strip() or guard.final
+                break
+            guard.review("".join(fresh).strip(), copied=copied)
+        else:
+            reply = guard.final
         done = time.perf_counter()
         timings.first_token_ms = ((first or done) - started) * 1000
         timings.generation_ms = (done - started) * 1000
-        reply = "".join(pieces).strip()
         return reply, should_stop(), engine.count(reply)
 
     def _forget_first(self, text: str) -> list[WriteOutcome] | None:
@@ -212,22 +246,17 @@ class Conversation:
         services = self.services
         started = time.perf_counter()
         failures: list[ExtractionFailure] = []
-        try:
-            if forgotten is not None:
-                outcomes = forgotten
-            else:
-                outcomes, failures = services.writer.process(
-                    text, session_id=self.session.id, message_id=user_message.id,
-                    previous=services.sessions.previous_content(user_message),
-                )
-        except Exception as exc:  # noqa: BLE001 - a failed extraction must be visible, never fatal
-            outcomes, failures = [], [ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
-        for failure in failures:
-            services.sessions.add_extraction_failure(self.session.id, user_message.id, failure.raw_output, failure.error)
+        if forgotten is not None:  # the request acted before recall; its message is done
+            outcomes = forgotten
+            with services.db.transaction():
+                services.sessions.claim_extraction(user_message.id)
+        else:
+            outcomes, failures = extraction.extract(services, user_message, text)
         run_forgetting(services.db, services.settings.forget)
         elapsed = (time.perf_counter() - started) * 1000
         snapshot.save(services.db, self.session.id, turn, snapshot.add_writes(record, outcomes, failures, elapsed))
         emit(MemoryWritten(turn, outcomes, failures))
+        extraction.drain(services, session_id=self.session.id)  # turns of this session a killed run left behind
         try:
             self._compact_ahead()
         except Exception as exc:  # noqa: BLE001 - the next turn folds synchronously instead
@@ -239,3 +268,32 @@ class Conversation:
         """Block until the last turn's memory extraction has finished."""
         if self._extraction is not None:
             self._extraction.join(timeout)
+
+    # ---- the extraction queue ---------------------------------------------------
+    @property
+    def extracting(self) -> bool:
+        """Memories are being written in the background (quitting now leaves them for the next start)."""
+        return self._extraction is not None and self._extraction.is_alive()
+
+    def pending_extraction(self) -> int:
+        """User messages (of every session) whose memories are not written yet."""
+        return self.services.sessions.pending_count()
+
+    def unanswered(self) -> Message | None:
+        """This session's last message, when it is the user's and got no reply (memchat was killed mid-turn)."""
+        return self.services.sessions.unanswered(self.session.id)
+
+    def resume_pending(self, progress: Callable[[int], None] = lambda _: None) -> bool:
+        """Extract, in the background, what a process that stopped early left pending; `progress` gets
+        the number still pending after each message (0 at the end). False when nothing is pending."""
+        if not self.pending_extraction():
+            return False
+
+        def run() -> None:
+            extraction.drain(self.services, on_extracted=lambda *_: progress(self.pending_extraction()))
+            progress(self.pending_extraction())
+
+        self.wait()
+        self._extraction = threading.Thread(target=run, name="memchat-resume-extraction", daemon=True)
+        self._extraction.start()
+        return True

@@ -2,8 +2,12 @@
 
 The whole file is validated first; a malformed line is an error naming its
 line number and nothing is imported. Then messages are stored in order with
-their own timestamps, user messages update notes and long-term memory exactly
-as a live turn would, and everything is committed in one transaction.
+their own timestamps, and user messages update notes and long-term memory
+exactly as a live turn would. Each message is committed as it is stored and
+queued for extraction (see `pipeline.extraction`), so an import killed half-way
+keeps what it stored; running it again skips the messages already there
+(same session, role, time and text) and extracts what was left pending. No
+transaction is held across a model call: a chat can use the database meanwhile.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memchat.memory.rules import notes_from
+from memchat.pipeline import extraction
 from memchat.pipeline.services import Services
 from memchat.types import MemchatError, WriteOutcome
 
@@ -30,6 +35,8 @@ class TranscriptLine:
 @dataclass
 class ImportReport:
     messages: int = 0
+    skipped: int = 0
+    """Lines already imported by an earlier run (resumed or repeated)."""
     sessions: set[str] = field(default_factory=set)
     outcomes: list[WriteOutcome] = field(default_factory=list)
     failures: int = 0
@@ -79,24 +86,22 @@ def import_transcript(services: Services, path: Path) -> ImportReport:
     lines = parse_transcript(path)
     report = ImportReport()
     sessions = services.sessions
-    with services.db.transaction():
-        for line in lines:
-            session = sessions.open(line.session, now=line.ts)
-            message = sessions.add_message(
-                session.id, line.role, line.content, tokens=services.engine.count(line.content), now=line.ts
-            )
-            report.messages += 1
-            report.sessions.add(line.session)
-            if line.role != "user":
-                continue
-            for note in notes_from(line.content):
-                sessions.add_note(session.id, note, now=line.ts)
-            outcomes, failures = services.writer.process(
-                line.content, session_id=session.id, message_id=message.id, now=line.ts,
-                previous=sessions.previous_content(message),
-            )
+    extraction.drain(services)  # what an earlier, interrupted import (or chat) left pending
+    for line in lines:
+        session = sessions.open(line.session, now=line.ts)
+        report.sessions.add(line.session)
+        if sessions.find_message(session.id, line.role, line.content, line.ts) is not None:
+            report.skipped += 1
+            continue
+        tokens = services.engine.count(line.content)
+        with services.db.transaction():
+            message = sessions.add_message(session.id, line.role, line.content, tokens=tokens, now=line.ts)
+            if line.role == "user":
+                for note in notes_from(line.content):
+                    sessions.add_note(session.id, note, now=line.ts)
+        report.messages += 1
+        if line.role == "user":
+            outcomes, failures = extraction.extract(services, message, line.content)
             report.outcomes.extend(outcomes)
             report.failures += len(failures)
-            for failure in failures:
-                sessions.add_extraction_failure(session.id, message.id, failure.raw_output, failure.error, line.ts)
     return report
