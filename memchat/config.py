@@ -53,6 +53,9 @@ class ModelSettings:
     repeat_penalty: float = 1.1
     seed: int = 42
     """Sampler seed, recorded in every turn snapshot."""
+    reply_guard: bool = True
+    """Regenerate a reply that repeats an earlier reply of the session or only echoes a memory back
+    (another seed, warmer sampler, a penalty on copying); small models fall into both."""
 
 
 @dataclass
@@ -68,6 +71,9 @@ class BudgetSettings:
     recalled: float = 0.12
     input: float = 0.25
     """The rest (after the blocks above) goes to the recent window."""
+    message_share: float = 0.4
+    """At most this share of the recent window for any one message: a longer one keeps its head and
+    tail with the middle elided in the prompt (the transcript keeps it whole)."""
 
 
 @dataclass
@@ -180,7 +186,7 @@ def _coerce(value: Any, current: Any, where: str) -> Any:
                 raise TypeError("expected a table")
             return {str(k): str(v) for k, v in value.items()}
         return str(value)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise MemchatError(f"bad setting {where}={value!r}: {exc}", "fix the config file or variable") from exc
 
 
@@ -201,7 +207,6 @@ def _merge(obj: Any, data: dict[str, Any], prefix: str) -> Any:
             f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}",
             "`memchat doctor --settings` lists every setting",
         )
-    known = {f.name: f for f in fields(obj)}
     changes: dict[str, Any] = {}
     for key, value in data.items():
         current = getattr(obj, key)
@@ -241,15 +246,95 @@ def load_settings(
     settings = Settings()
     path = config_file or paths.config_file()
     if path.exists():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise MemchatError(f"cannot parse {path}: {exc}", "fix the TOML syntax or move the file away") from exc
-        settings = _merge(settings, data, "")
+        settings = _merge(settings, _read_toml(path), "")
     settings = _merge(settings, _from_env(settings, dict(os.environ if environ is None else environ)), "")
     if overrides:
         settings = _merge(settings, overrides, "")
+    check_ranges(settings)
     return settings
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.is_file():  # a folder, or a FIFO that would block the read
+        raise MemchatError(f"config {path} is not a regular file", "pass --config with a TOML file")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MemchatError(f"cannot read config {path}: {exc.strerror}", "fix its permissions or pass --config") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise MemchatError(f"cannot parse {path}: {exc}", "fix the TOML syntax or move the file away") from exc
+
+
+RANGES: dict[str, tuple[float, float]] = {
+    # setting                  lowest, highest (both allowed)
+    "model.n_ctx":             (512, 131_072),  # below, the fixed blocks leave no room; above, the KV cache eats GBs
+    "model.n_threads":         (1, 1024),
+    "model.temperature":       (0.0, 5.0),
+    "model.top_p":             (0.0, 1.0),
+    "model.repeat_penalty":    (0.1, 10.0),
+    "model.seed":              (-1, 2**32 - 1),  # llama.cpp's seed is unsigned 32-bit; -1 picks one at random
+    "budget.reserved_output":  (0.0, 131_072),
+    "budget.system":           (0.0, 131_072),
+    "budget.notes":            (0.0, 131_072),
+    "budget.pinned":           (0.0, 131_072),
+    "budget.summary":          (0.0, 131_072),
+    "budget.recalled":         (0.0, 131_072),
+    "budget.input":            (0.0, 131_072),
+    "budget.message_share":    (0.05, 1.0),
+    "recall.w_similarity":     (0.0, 10.0),
+    "recall.w_keyword":        (0.0, 10.0),
+    "recall.w_date":           (0.0, 10.0),
+    "recall.w_slot":           (0.0, 10.0),
+    "recall.w_recency":        (0.0, 10.0),
+    "recall.w_importance":     (0.0, 10.0),
+    "recall.w_pinned":         (0.0, 10.0),
+    "recall.half_life_days":   (0.01, 36_500),  # recency divides by it
+    "recall.high":             (0.0, 10.0),
+    "recall.floor":            (0.0, 10.0),
+    "recall.min_lift":         (-1.0, 10.0),
+    "recall.margin":           (0.0, 10.0),
+    "recall.middle_k":         (0, 1000),
+    "recall.min_similarity":   (-1.0, 1.0),
+    "recall.min_coverage":     (0.0, 1.0),
+    "recall.knn_k":            (1, 4096),  # sqlite-vec's KNN limit
+    "recall.keyword_k":        (1, 10_000),
+    "forget.capacity":         (1, 100_000_000),
+    "forget.decay_days":       (1.0, 36_500),
+    "forget.decay_importance": (0.0, 1.0),
+    "forget.event_ttl_days":   (0.0, 36_500),
+}
+"""Allowed values of every numeric setting: a value outside (or NaN) is an error naming the setting,
+never a hang (n_ctx 0 looped in prompt assembly) or gigabytes of KV cache (n_ctx 10⁹)."""
+
+
+def _numeric_settings(settings: Settings) -> dict[str, float]:
+    found: dict[str, float] = {}
+    for section in fields(settings):
+        value = getattr(settings, section.name)
+        if is_dataclass(value):
+            for f in fields(value):
+                number = getattr(value, f.name)
+                if isinstance(number, (int, float)) and not isinstance(number, bool):
+                    found[f"{section.name}.{f.name}"] = number
+    return found
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
+
+
+def check_ranges(settings: Settings) -> None:
+    """Raise a MemchatError naming the first numeric setting outside its allowed range."""
+    for name, value in _numeric_settings(settings).items():
+        low, high = RANGES.get(name, (float("-inf"), float("inf")))
+        if not low <= value <= high:  # also catches NaN
+            env = "MEMCHAT_" + name.replace(".", "_").upper()
+            flag = {"model.n_ctx": " or --n-ctx", "model.n_threads": " or --threads"}.get(name, "")
+            raise MemchatError(f"setting {name} = {value} is out of range: allowed {_plain(low)} to {_plain(high)}",
+                               f"fix it in config.toml, {env}{flag}")
+    if settings.recall.floor > settings.recall.high:
+        raise MemchatError(f"setting recall.floor ({settings.recall.floor}) is above recall.high "
+                           f"({settings.recall.high})", "the floor must not exceed high")
 
 
 def resolve_share(share: float, n_ctx: int) -> int:
