@@ -7,6 +7,7 @@ remove its FTS entry and vector. `check_integrity` proves nothing drifted.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -264,8 +265,10 @@ class MemoryStore:
         total = int(self.db.scalar("SELECT COUNT(*) FROM memories"))
         if not terms:
             return total, {}
-        marks = ",".join("?" * len(terms))
-        rows = self.db.rows(f"SELECT term, doc FROM memories_fts_vocab WHERE term IN ({marks})", list(terms))
+        rows = self.db.rows(  # one JSON parameter, not one per term: a huge message has more terms than SQLite allows
+            "SELECT term, doc FROM memories_fts_vocab WHERE term IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(dict.fromkeys(terms))),),
+        )
         return total, {r["term"]: int(r["doc"]) for r in rows}
 
     def in_months(self, months: Sequence[tuple[int | None, int]], limit: int = 60) -> list[int]:

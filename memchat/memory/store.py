@@ -39,6 +39,31 @@ def _busy(path: str) -> MemchatError:
     )
 
 
+APPLICATION_ID = 0x6D656D63  # "memc": `PRAGMA application_id` of a memchat database
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def damaged(path: str) -> MemchatError:
+    return MemchatError(
+        f"the database {path} is damaged (SQLite: malformed or truncated)",
+        "run `memchat doctor --repair` to copy what can still be read into a new file (the original stays untouched)",
+    )
+
+
+def _check_file(path: Path) -> None:
+    """A path that cannot be a database is refused before SQLite opens (and maybe creates) it.
+    An empty file is left for the caller: commands that create initialise it, the rest refuse it."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise MemchatError(f"{path} is not a regular file", "pass --db with the path of a database file")
+    with path.open("rb") as head:
+        header = head.read(len(SQLITE_HEADER))
+    if header and header != SQLITE_HEADER:
+        raise MemchatError(f"{path} is not a memchat database (not even a SQLite file)",
+                           "pass --db with a memchat database or a new path")
+
+
 def _dict_rows(cursor: apsw.Cursor, row: Sequence[Any]) -> Row:
     return {column[0]: value for column, value in zip(cursor.get_description(), row)}
 
@@ -51,6 +76,7 @@ class Database:
         self._lock = threading.RLock()
         try:
             if self.path != ":memory:":
+                _check_file(Path(self.path))
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=paths.PRIVATE_DIR)
             self.conn = apsw.Connection(self.path)
         except (OSError, apsw.Error) as exc:
@@ -63,6 +89,7 @@ class Database:
         self.conn.enable_load_extension(False)
         self.conn.row_trace = _dict_rows
         try:
+            self._refuse_foreign()  # before anything below changes the file
             if self.path != ":memory:":
                 self.execute("PRAGMA journal_mode=WAL")
                 for suffix in ("", "-wal", "-shm"):  # an older memchat (or another umask) made them 0644
@@ -70,12 +97,36 @@ class Database:
             self.execute("PRAGMA foreign_keys=ON")
             self.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed: a purge leaves no copy behind
             self.migrate()
-        except apsw.NotADBError as exc:
+        except (apsw.NotADBError, apsw.CorruptError) as exc:
+            self.conn.close()
+            raise damaged(self.path) from exc
+        except (apsw.ReadOnlyError, apsw.CantOpenError) as exc:  # CantOpen: no -shm beside a read-only file
+            self.conn.close()
+            raise MemchatError(f"{self.path} is read-only ({exc})", "fix its permissions or pass --db") from exc
+        except MemchatError:
+            self.conn.close()
+            raise
+
+    def _refuse_foreign(self) -> None:
+        """Another application's SQLite file, or one a newer memchat wrote, is refused before any
+        change (WAL mode, tables): a read-only command once turned a foreign file to WAL and added
+        memchat's tables to it."""
+        tables = {r["name"] for r in self.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+                  if not r["name"].startswith("sqlite_")}
+        application_id = int(self.scalar("PRAGMA application_id") or 0)
+        if (tables and "_migrations" not in tables) or application_id not in (0, APPLICATION_ID):
+            shown = ", ".join(sorted(tables)[:4]) + (" …" if len(tables) > 4 else "")
             raise MemchatError(
-                f"{self.path} is not a memchat database (or it is corrupt)", "pass --db with another file"
-            ) from exc
-        except apsw.ReadOnlyError as exc:
-            raise MemchatError(f"{self.path} is read-only", "fix its permissions or pass --db") from exc
+                f"{self.path} is another application's SQLite file (tables: {shown or 'none'}), not memchat's",
+                "pass --db with a memchat database or a new path; nothing was changed",
+            )
+        user_version = int(self.scalar("PRAGMA user_version") or 0)
+        version = max(user_version, self.schema_version if tables else 0)
+        if version > len(MIGRATIONS):
+            raise MemchatError(
+                f"database {self.path} has schema {version}, newer than this memchat knows ({len(MIGRATIONS)})",
+                "upgrade memchat (pip install -U memchat) or pass --db with another file; nothing was changed",
+            )
 
     # ---- plumbing -------------------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> apsw.Cursor:
@@ -176,6 +227,9 @@ class Database:
             finally:
                 if rebuilds:
                     self.execute("PRAGMA foreign_keys=ON")
+        if current < len(MIGRATIONS):  # stamped, so `_refuse_foreign` (and other tools) can tell whose file it is
+            self.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
     def meta(self, key: str) -> str | None:
         return self.scalar("SELECT value FROM meta WHERE key = ?", (key,))

@@ -63,6 +63,9 @@ def open_database(settings: Settings, *, create: bool = True) -> Database:
     path = settings.db_path
     if not create and not path.exists():
         raise MemchatError(f"no database at {path}", "check --db / MEMCHAT_DB (memchat creates it on the first chat)")
+    if not create and path.is_file() and path.stat().st_size == 0:  # only a command that writes may initialise it
+        raise MemchatError(f"{path} is an empty file, not a memchat database yet",
+                           "chat, `memchat ask`, `memchat import` or `memchat memory add` with this --db creates it")
     paths.ensure_dir(path.parent)
     return Database(path)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from memchat.memory.rules import notes_from
 from memchat.pipeline import extraction
 from memchat.pipeline.services import Services
+from memchat.session_names import session_name_problem
 from memchat.types import MemchatError, WriteOutcome
 
 
@@ -53,33 +54,61 @@ def _bad(number: int, problem: str) -> MemchatError:
 
 
 def parse_transcript(path: Path) -> list[TranscriptLine]:
+    """Every line of the JSONL file at `path`, validated; a MemchatError for anything else."""
+    if not path.is_file():  # a FIFO or a device would block the read; a folder cannot be read
+        problem = "no such file" if not path.exists() else "not a regular file"
+        raise MemchatError(f"cannot import {path}: {problem}", "pass a JSONL file (one JSON object per line)")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MemchatError(f"cannot read {path}: {exc}", "pass a UTF-8 JSONL file") from exc
+        data = path.read_bytes()
+    except OSError as exc:
+        raise MemchatError(f"cannot read {path}: {exc.strerror}", "check the path and its permissions") from exc
+    return parse_lines(data, str(path))
+
+
+def parse_lines(data: bytes, source: str = "the transcript") -> list[TranscriptLine]:
+    """JSONL bytes as transcript lines. UTF-8 with or without a BOM; lines end at "\n" only, so a
+    raw U+2028 inside a JSON string (valid JSON) stays in its message."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        number = data[: exc.start].count(b"\n") + 1
+        raise _bad(number, f"not UTF-8 (byte 0x{data[exc.start]:02x})") from exc
     lines: list[TranscriptLine] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            item = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise _bad(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
-        if not isinstance(item, dict):
-            raise _bad(number, "expected a JSON object")
-        for key in ("session", "role", "content", "ts"):
-            if not isinstance(item.get(key), str):
-                raise _bad(number, f"'{key}' must be a string")
-        if item["role"] not in ("user", "assistant"):
-            raise _bad(number, f"role must be 'user' or 'assistant', not {item['role']!r}")
-        try:
-            ts = datetime.fromisoformat(item["ts"]).timestamp()
-        except ValueError as exc:
-            raise _bad(number, f"'ts' is not an ISO date-time: {item['ts']!r}") from exc
-        lines.append(TranscriptLine(number, item["session"], item["role"], item["content"], ts))
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if raw.strip():
+            lines.append(_parse_line(number, raw))
     if not lines:
-        raise MemchatError(f"{path} has no messages", "one JSON object per line")
+        raise MemchatError(f"{source} has no messages", "one JSON object per line")
     return lines
+
+
+def _parse_line(number: int, raw: str) -> TranscriptLine:
+    try:
+        item = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise _bad(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
+    except RecursionError as exc:
+        raise _bad(number, "JSON nested too deeply") from exc
+    if not isinstance(item, dict):
+        raise _bad(number, "expected a JSON object")
+    for key in ("session", "role", "content", "ts"):
+        value = item.get(key)
+        if not isinstance(value, str):
+            raise _bad(number, f"'{key}' must be a string")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise _bad(number, f"'{key}' holds a lone surrogate (\\u{ord(value[exc.start]):04x}), not text") from exc
+    if item["role"] not in ("user", "assistant"):
+        raise _bad(number, f"role must be 'user' or 'assistant', not {item['role']!r}")
+    problem = session_name_problem(item["session"])
+    if problem:
+        raise _bad(number, f"bad session name: {problem}")
+    try:
+        ts = datetime.fromisoformat(item["ts"]).timestamp()
+    except (ValueError, OverflowError, OSError) as exc:
+        raise _bad(number, f"'ts' is not an ISO date-time: {item['ts']!r}") from exc
+    return TranscriptLine(number, item["session"], item["role"], item["content"], ts)
 
 
 def import_transcript(services: Services, path: Path) -> ImportReport:

@@ -21,7 +21,15 @@ from textual.reactive import reactive
 from textual.worker import get_current_worker
 
 from memchat.pipeline.conversation import Conversation
-from memchat.types import BudgetReport, MemchatError, PromptAssembled, TokenStreamed, TurnEvent, TurnFinished
+from memchat.types import (
+    BudgetReport,
+    MemchatError,
+    PromptAssembled,
+    ReplyRestarted,
+    TokenStreamed,
+    TurnEvent,
+    TurnFinished,
+)
 from memchat.ui.budget_bar import BudgetBar
 from memchat.ui.chat_view import AssistantMessage, ChatView, UserMessage
 from memchat.ui.feedback import as_memchat_error, notify_error
@@ -122,6 +130,8 @@ class ChatPane(Vertical):
                 self._user.mark_cut(sent.cut)
         elif isinstance(event, TokenStreamed) and self._reply is not None:
             self._reply.append(event.text)
+        elif isinstance(event, ReplyRestarted) and self._reply is not None:
+            self._reply.restart()
         elif isinstance(event, TurnFinished):
             if self._reply is not None:
                 self._reply.finish(event.reply, cancelled=event.cancelled)

@@ -89,6 +89,11 @@ class AssistantMessage(Vertical):
             self._pending.clear()
             self.query_one(Markdown).append(chunk)
 
+    def restart(self) -> None:
+        """The reply so far was discarded (a repeat, regenerated): clear it for the new attempt's text."""
+        self._pending.clear()
+        self.query_one(Markdown).update("")
+
     def stopping(self) -> None:
         """Esc was pressed: the engine stops at its next token."""
         self._status("stopping…")
