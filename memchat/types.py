@@ -243,6 +243,15 @@ class TokenStreamed:
 
 
 @dataclass
+class ReplyRestarted:
+    """The reply streamed so far is discarded (it repeated an earlier reply or echoed a memory) and a
+    new attempt streams from here: whoever shows the streamed text clears it."""
+
+    attempt: int
+    reason: str
+
+
+@dataclass
 class TurnFinished:
     turn: int
     reply: str
@@ -259,7 +268,9 @@ class MemoryWritten:
     failures: list[ExtractionFailure]
 
 
-TurnEvent = TurnStarted | RecallDone | PromptAssembled | TokenStreamed | TurnFinished | MemoryWritten
+TurnEvent = (
+    TurnStarted | RecallDone | PromptAssembled | TokenStreamed | ReplyRestarted | TurnFinished | MemoryWritten
+)
 
 
 @dataclass

@@ -39,6 +39,8 @@ class FakeEngine:
         self._json: deque[str] = deque()
         self.prompts: list[list[ChatMessage]] = []
         self.json_prompts: list[list[ChatMessage]] = []
+        self.samplings: list[Sampling] = []
+        """The sampler settings of every `stream` call, in order (a retry shows up here)."""
 
     def enqueue(self, *replies: str) -> None:
         self._replies.extend(replies)
@@ -71,6 +73,7 @@ class FakeEngine:
         should_stop: Callable[[], bool] = lambda: False,
     ) -> Iterator[str]:
         self.prompts.append(list(messages))
+        self.samplings.append(sampling)
         reply = self._replies.popleft() if self._replies else f"You said: {messages[-1].content[:60]}"
         for piece in re.findall(r"\S+\s*", reply)[:max_tokens]:
             if should_stop():

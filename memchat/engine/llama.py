@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from memchat.engine.copy_penalty import CopyPenalty
 from memchat.engine.protocol import Sampling
 from memchat.types import ChatMessage, MemchatError
 
@@ -183,9 +184,12 @@ class LlamaChatEngine:
                 temperature=sampling.temperature,
                 top_p=sampling.top_p,
                 repeat_penalty=sampling.repeat_penalty,
+                presence_penalty=sampling.presence_penalty,
+                frequency_penalty=sampling.frequency_penalty,
                 seed=sampling.seed,
                 stop=self._stops(),
                 stream=True,
+                logits_processor=self._copy_penalty(sampling.avoid, len(tokens)),
             )
             try:
                 for chunk in chunks:
@@ -196,6 +200,14 @@ class LlamaChatEngine:
                         yield text
             finally:
                 chunks.close()
+
+    def _copy_penalty(self, avoid: Sequence[str], prompt_length: int) -> Any:
+        """The "do not copy these texts" processor for one generation (None when there is nothing to avoid).
+        Called with the lock held."""
+        if not avoid:
+            return None
+        avoided = [self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False) for text in avoid if text]
+        return self._llama_cpp.LogitsProcessorList([CopyPenalty(avoided, prompt_length)])
 
     def _prefill(self, tokens: list[int], should_stop: Callable[[], bool]) -> bool:
         """Evaluate the prompt batch by batch, checking `should_stop` between batches.

@@ -20,6 +20,14 @@ class Sampling:
     top_p: float = 0.9
     repeat_penalty: float = 1.1
     seed: int = 42
+    presence_penalty: float = 0.0
+    """Subtracted once from every token already in the recent context (llama.cpp penalties)."""
+    frequency_penalty: float = 0.0
+    """Subtracted per occurrence of a token in the recent context."""
+    avoid: tuple[str, ...] = ()
+    """Texts the reply must not copy: continuing any run of tokens taken from one of them is
+    penalised, more the longer the run (a DRY-style penalty; `memchat.engine.copy_penalty`).
+    A retry after a repeated reply passes the earlier replies here."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -27,6 +35,9 @@ class Sampling:
             "top_p": self.top_p,
             "repeat_penalty": self.repeat_penalty,
             "seed": self.seed,
+            "presence_penalty": self.presence_penalty,
+            "frequency_penalty": self.frequency_penalty,
+            "avoid": len(self.avoid),
         }
 
 

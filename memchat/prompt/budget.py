@@ -25,6 +25,8 @@ class BudgetLimits:
     summary: int
     recalled: int
     input: int
+    message_share: float = 0.4
+    """No one message of the recent window takes more than this share of the window's room."""
 
     @property
     def available(self) -> int:
@@ -46,4 +48,5 @@ def split_budget(n_ctx: int, settings: BudgetSettings) -> BudgetLimits:
         summary=resolve_share(settings.summary, n_ctx),
         recalled=resolve_share(settings.recalled, n_ctx),
         input=resolve_share(settings.input, n_ctx),
+        message_share=settings.message_share,
     )

@@ -36,6 +36,26 @@ def fit_input(text: str, limit: int, count: Count) -> tuple[str, str]:
     return kept + notice_template.format(n=len(kept), total=len(text)), f"input cut to {len(kept)} of {len(text)} characters"
 
 
+ELISION = "\n\n[… memchat: {n} characters of this message left out here to fit the context; the transcript keeps it whole …]\n\n"
+
+
+def elide_middle(text: str, limit: int, count: Count, *, head_share: float = 0.6) -> tuple[str, bool]:
+    """`text` within `limit` tokens: its head and tail kept, the middle replaced by a marker saying how
+    much was left out; returns (text, was_elided). Too small a limit for the marker keeps the head only."""
+    if count(text) <= limit:
+        return text, False
+    room = limit - count(ELISION.format(n=len(text))) - 2
+    while room >= 8:
+        head, _ = truncate_text(text, int(room * head_share), count)
+        tail, _ = truncate_text(text[len(head) :], room - count(head), count, keep="tail")
+        elided = head.rstrip() + ELISION.format(n=len(text) - len(head) - len(tail)) + tail.lstrip()
+        excess = count(elided) - limit
+        if excess <= 0:  # tokens can merge across the joins: checked, not assumed
+            return elided, True
+        room -= excess
+    return truncate_text(text, limit, count)
+
+
 def newest_that_fit(items: Sequence[T], cost: Callable[[T], int], limit: int) -> tuple[list[T], list[T]]:
     """Split items (oldest first) into (dropped oldest, kept newest) so the kept ones cost ≤ limit."""
     kept: list[T] = []

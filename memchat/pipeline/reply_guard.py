@@ -1,0 +1,186 @@
+"""The reply quality guard: a small model's reply that repeats an earlier reply of the session, or
+merely echoes a memory line (or the user's own words) back, is regenerated before it is final.
+
+Small models copy what is in their context: once one reply in the window reads "The user's name is
+Priya.", every later reply may be that sentence again. Judging is pure (`similarity`, `judge`);
+`ReplyGuard` holds one turn's plan:
+
+1. the reply with the configured sampler, judged when it ends (or as soon as its first words are
+   an earlier reply's first words);
+2. a retry with another seed, a warmer sampler, presence/frequency penalties and a penalty on
+   continuing any run copied from the earlier replies and the quoted memories (`Sampling.avoid`);
+3. the same, with the earlier assistant replies left out of the prompt — the pattern being copied.
+
+The first reply that passes is final; if none does, the least similar one is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+
+from memchat.engine.protocol import Sampling
+from memchat.types import ChatMessage
+
+NEAR_DUPLICATE = 0.9
+"""Word-level similarity at and above which two replies count as the same reply."""
+COPY_PREFIX_WORDS = 8
+"""A reply whose first this many words are an earlier reply's first words is stopped there."""
+AVOID_REPLIES = 12
+"""How many of the latest earlier replies a retry is told not to copy."""
+
+_WORD = re.compile(r"[\u3400-\u9fff]|[^\W_]+")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words (each CJK character one word), punctuation dropped."""
+    return _WORD.findall(text.lower())
+
+
+def similarity(a: str, b: str) -> float:
+    """Share of words two texts have in the same order (difflib ratio over words), 0..1."""
+    wa, wb = words(a), words(b)
+    if not wa or not wb:
+        return 1.0 if wa == wb else 0.0
+    return SequenceMatcher(None, wa, wb, autojunk=False).ratio()
+
+
+def most_similar(text: str, others: Sequence[str]) -> tuple[float, str]:
+    best = (0.0, "")
+    for other in others:
+        score = similarity(text, other)
+        if score > best[0]:
+            best = (score, other)
+    return best
+
+
+@dataclass(frozen=True)
+class Verdict:
+    problem: str = ""
+    """"" (fine), "repeat" (an earlier reply again) or "echo" (a memory line or the user's words back)."""
+    score: float = 0.0
+    source: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+    @property
+    def reason(self) -> str:
+        return {"repeat": "repeated an earlier reply", "echo": "echoed a memory instead of answering"}.get(
+            self.problem, ""
+        )
+
+
+def judge(reply: str, earlier: Sequence[str], quoted: Sequence[str]) -> Verdict:
+    """Whether `reply` repeats one of the `earlier` replies or only echoes `quoted` texts back.
+
+    An echo is a reply as a whole ≥ NEAR_DUPLICATE similar to a quoted text, or one made only of
+    sentences that each are; a reply that uses a memory among words of its own is an answer.
+    """
+    if not words(reply):
+        return Verdict()
+    score, source = most_similar(reply, earlier)
+    if score >= NEAR_DUPLICATE:
+        return Verdict("repeat", score, source)
+    score, source = most_similar(reply, quoted)
+    if score >= NEAR_DUPLICATE:
+        return Verdict("echo", score, source)
+    sentences = [s for s in _SENTENCE.findall(reply) if words(s)]
+    matches = [most_similar(s, quoted) for s in sentences]
+    if matches and all(m[0] >= NEAR_DUPLICATE for m in matches):
+        return Verdict("echo", min(m[0] for m in matches), matches[0][1])
+    return Verdict()
+
+
+def copies_opening(partial: str, earlier: Sequence[str], min_words: int = COPY_PREFIX_WORDS) -> bool:
+    """The reply streamed so far opens with an earlier reply's first `min_words`+ words, word for word."""
+    seen = words(partial)[:-1]  # the last word may still be growing
+    if len(seen) < min_words:
+        return False
+    return any(words(text)[: len(seen)] == seen for text in earlier)
+
+
+def without_replies(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
+    """The prompt with the earlier assistant replies left out (what a small model copies from)."""
+    return [m for m in messages if m.role != "assistant"]
+
+
+@dataclass(frozen=True)
+class Retry:
+    temperature: float
+    presence_penalty: float
+    frequency_penalty: float
+    drop_replies: bool
+
+
+RETRIES = (
+    Retry(temperature=0.7, presence_penalty=0.4, frequency_penalty=0.2, drop_replies=False),
+    Retry(temperature=0.8, presence_penalty=0.6, frequency_penalty=0.3, drop_replies=True),
+)
+
+
+class ReplyGuard:
+    """One turn's attempts. `attempts()` yields (prompt, sampler) pairs until `review` accepts a reply."""
+
+    def __init__(
+        self, earlier: Sequence[str], quoted: Sequence[str], sampling: Sampling, *, enabled: bool = True,
+        retries: Sequence[Retry] = RETRIES,
+    ) -> None:
+        self.earlier = [text for text in earlier if text.strip()]
+        self.quoted = [text for text in quoted if text.strip()]
+        self.sampling = sampling
+        self.retries = list(retries) if enabled else []
+        self.enabled = enabled
+        self.reviewed: list[tuple[str, Verdict]] = []
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.reviewed) and self.reviewed[-1][1].ok
+
+    @property
+    def last(self) -> Verdict:
+        return self.reviewed[-1][1] if self.reviewed else Verdict()
+
+    def attempts(self, messages: Sequence[ChatMessage]) -> Iterator[tuple[list[ChatMessage], Sampling]]:
+        yield list(messages), self.sampling
+        avoid = tuple(self.earlier[-AVOID_REPLIES:]) + tuple(self.quoted)
+        for number, retry in enumerate(self.retries, start=1):
+            if self.settled or not self.reviewed:
+                return
+            sampling = replace(
+                self.sampling,
+                seed=self.sampling.seed + number,
+                temperature=max(self.sampling.temperature, retry.temperature),
+                presence_penalty=max(self.sampling.presence_penalty, retry.presence_penalty),
+                frequency_penalty=max(self.sampling.frequency_penalty, retry.frequency_penalty),
+                avoid=avoid,
+            )
+            yield (without_replies(messages) if retry.drop_replies else list(messages)), sampling
+
+    def copying(self, partial: str) -> bool:
+        """Stop this attempt early: it is walking an earlier reply word for word (the last attempt
+        always runs to its end, so the final reply is never a cut-off copy)."""
+        return len(self.reviewed) < len(self.retries) and copies_opening(partial, self.earlier)
+
+    def review(self, reply: str, *, copied: bool = False) -> Verdict:
+        """Judge an attempt; `copied` says it was stopped by `copying`."""
+        if copied:
+            verdict = Verdict("repeat", 1.0, most_similar(reply, self.earlier)[1])
+        else:
+            verdict = judge(reply, self.earlier, self.quoted) if self.enabled else Verdict()
+        self.reviewed.append((reply, verdict))
+        return verdict
+
+    @property
+    def final(self) -> str:
+        """The first reply that passed, else the one least like what it repeated."""
+        for reply, verdict in self.reviewed:
+            if verdict.ok:
+                return reply
+        if not self.reviewed:
+            return ""
+        return min(self.reviewed, key=lambda item: item[1].score)[0]
