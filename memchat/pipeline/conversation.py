@@ -289,9 +289,15 @@ class Conversation:
         if not self.pending_extraction():
             return False
 
+        def report(*_: object) -> None:
+            try:
+                progress(self.pending_extraction())
+            except Exception:  # noqa: BLE001 - a display closing must not stop the work it displays
+                return
+
         def run() -> None:
-            extraction.drain(self.services, on_extracted=lambda *_: progress(self.pending_extraction()))
-            progress(self.pending_extraction())
+            extraction.drain(self.services, on_extracted=report)
+            report()
 
         self.wait()
         self._extraction = threading.Thread(target=run, name="memchat-resume-extraction", daemon=True)

@@ -5,9 +5,17 @@ the same factory as every other command — pulling the default models with a
 progress bar on first start, before the full-screen UI takes the terminal —
 opens the session, runs the app, and on exit waits for the last turn's memory
 extraction so nothing the user said is lost.
+
+Quitting while memories are being written says so ("saving memories…") and
+closes when they are; a second Ctrl+Q closes at once. Nothing is lost either
+way: an unextracted message stays queued in the database and the next start
+extracts it (`pipeline.extraction`).
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 from textual.app import App
 from textual.screen import Screen
@@ -21,6 +29,8 @@ from memchat.ui import keys, themes
 from memchat.ui.chat_screen import ChatScreen
 from memchat.ui.help_screen import HelpScreen
 from memchat.ui.memory_actions import ForgetLog, MemoryScreen
+from memchat.ui.status_line import StatusLine
+from memchat.ui.terminal import TypeAhead
 
 EXIT_WAIT_SECONDS = 120.0
 
@@ -42,6 +52,8 @@ class MemchatApp(App[int]):
         self.theme = themes.check_theme(services.settings.ui.theme, own)
         self.remap = keys.validate(services.settings.ui.keys)
         self.set_keymap(self.remap)
+        self.quit_now = False
+        """Quit was asked for twice: do not wait for background extraction."""
 
     @classmethod
     def from_settings(
@@ -63,6 +75,22 @@ class MemchatApp(App[int]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return themes.variable_defaults(self.current_theme.to_color_system().generate())
 
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Quit once the memories being written are saved; asked again, quit now."""
+        status = self.chat.query_one(StatusLine)
+        if self.quit_now or not self.conversation.extracting:
+            self.exit()
+            return
+        self.quit_now = True  # the next Ctrl+Q leaves the rest for the next start
+        status.saving = True
+        self.notify("Saving memories… Ctrl+Q again quits now; what is left is saved at the next start.",
+                    title="quitting", markup=False)
+        self.set_interval(0.2, self._exit_when_saved)
+
+    def _exit_when_saved(self) -> None:
+        if not self.conversation.extracting:
+            self.exit()
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.remap))
@@ -74,19 +102,39 @@ class MemchatApp(App[int]):
             if isinstance(screen, MemoryScreen):
                 screen.reload_memories(message.recount)
 
-    def finish_background_work(self, timeout: float = EXIT_WAIT_SECONDS) -> None:
-        """Let a cancelled turn record itself and the last extraction finish (after the UI has closed)."""
+    def finish_background_work(self, timeout: float = EXIT_WAIT_SECONDS) -> bool:
+        """Let a cancelled turn record itself and, unless the user quit at once, the extraction finish
+        (after the UI has closed). False when extraction is still running."""
         self.chat.pane.idle.wait(timeout)
-        self.conversation.wait(timeout)
+        if self.conversation.extracting and not self.quit_now:
+            print("memchat: saving memories… (Ctrl+C leaves them for the next start)", flush=True)
+            try:
+                self.conversation.wait(timeout)
+            except KeyboardInterrupt:
+                return False
+        return not self.conversation.extracting
 
 
 def run_app(settings: Settings, session: str | None = None, resume: bool = False) -> int:
     themes.check_theme(settings.ui.theme, themes.load_themes())
     keys.validate(settings.ui.keys)
-    app = MemchatApp.from_settings(settings, session=session, resume=resume)
+    typed = TypeAhead().start()  # keys typed while the models load keep Enter as Send
+    try:
+        app = MemchatApp.from_settings(settings, session=session, resume=resume)
+    except BaseException:
+        typed.restore()
+        raise
+    app.chat.type_ahead = typed.collect()
     try:
         result = app.run()
     finally:
-        app.finish_background_work()
+        typed.restore()
+        settled = app.finish_background_work()
         app.services.sessions.discard_if_empty(app.conversation.session.id)
-    return int(result or app.return_code or 0)
+    code = int(result or app.return_code or 0)
+    if not settled:
+        # The extraction thread is mid-write: end the process without waiting for it. Its transaction
+        # never commits, so the message stays queued and the next start extracts it.
+        sys.stdout.flush()
+        os._exit(code)
+    return code

@@ -6,6 +6,11 @@ the background extraction thread); this pane shows the reply and the budget,
 and lets the message bubble on so the screen can update the inspector and the
 status line. Esc cancels the worker; the conversation checks `should_stop`
 between tokens, so the reply stops at once and keeps what came.
+
+The message box stays editable while a turn runs: a message sent then is
+queued (shown as a dim bubble) and sent when the turn's worker has ended, one
+at a time, in order; ↑ in the empty box takes the last queued one back. A
+failed turn puts its text and every queued message back into the box.
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ class ChatPane(Vertical):
         text: str
         error: MemchatError
 
+    class TurnEnded(Message):
+        """The turn's worker thread has returned (after TurnFinished or TurnFailed): the next may start."""
+
     @dataclass
     class BudgetPreviewed(Message):
         """The budget of the next prompt, counted for `draft` (None if counting failed)."""
@@ -59,6 +67,10 @@ class ChatPane(Vertical):
 
     streaming: reactive[bool] = reactive(False)
     """A reply is being generated."""
+    busy: reactive[bool] = reactive(False)
+    """A turn runs in the worker thread (from Enter until the thread returns): Enter queues."""
+    queued: reactive[int] = reactive(0)
+    """Messages sent while a turn ran, waiting for it to end."""
 
     def __init__(self, conversation: Conversation, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -68,6 +80,8 @@ class ChatPane(Vertical):
         self.idle.set()
         self._reply: AssistantMessage | None = None
         self._user: UserMessage | None = None
+        self._queue: list[UserMessage] = []
+        """Queued messages, oldest first."""
         self._counting = False
         """A preview is being counted; at most one runs at a time."""
         self._count_next: str | None = None
@@ -93,19 +107,29 @@ class ChatPane(Vertical):
             return
         self.app.call_from_thread(self.refresh_budget)
 
-    def watch_streaming(self, streaming: bool) -> None:
-        self.query_one(PromptInput).busy = streaming
+    def watch_busy(self, busy: bool) -> None:
+        self.query_one(PromptInput).busy = busy
+
+    def watch_queued(self, queued: int) -> None:
+        self.query_one(PromptInput).queued = queued
 
     # ---- a turn --------------------------------------------------------------------
     @on(PromptInput.Sent)
     def _send(self, event: PromptInput.Sent) -> None:
-        self._count_next = None
         chat = self.query_one(ChatView)
-        self._user = chat.add_user(event.text)
-        self._reply = chat.start_reply()
-        self.streaming = True
+        if self.busy:
+            self._queue.append(chat.add_user(event.text, queued=True))
+            self.queued = len(self._queue)
+            return
+        self._start(chat.add_user(event.text))
+
+    def _start(self, user: UserMessage) -> None:
+        self._count_next = None
+        self._user = user
+        self._reply = self.query_one(ChatView).start_reply(after=user)
+        self.streaming = self.busy = True
         self.idle.clear()
-        self._run_turn(event.text)
+        self._run_turn(user.text)
 
     @work(thread=True, exclusive=True, group="turn")
     def _run_turn(self, text: str) -> None:
@@ -116,6 +140,7 @@ class ChatPane(Vertical):
             self.post_message(self.TurnFailed(text, as_memchat_error(error)))
         finally:
             self.idle.set()
+            self.post_message(self.TurnEnded())
 
     def _emit(self, event: TurnEvent) -> None:
         self.post_message(self.TurnEventArrived(event))
@@ -139,13 +164,36 @@ class ChatPane(Vertical):
             self.streaming = False
 
     def on_chat_pane_turn_failed(self, message: TurnFailed) -> None:
-        for widget in (self._user, self._reply):
+        """Nothing typed is lost: the failed message and every queued one go back into the box, in order."""
+        queued = [user.text for user in self._queue]
+        for widget in (self._user, self._reply, *self._queue):
             if widget is not None:
                 widget.remove()
         self._reply = self._user = None
+        self._queue.clear()
+        self.queued = 0
         self.streaming = False
-        self.query_one(PromptInput).restore(message.text)
+        self.query_one(PromptInput).restore("\n".join([message.text, *queued]))
         notify_error(self, message.error)
+
+    def on_chat_pane_turn_ended(self, message: TurnEnded) -> None:
+        self.busy = False
+        if self._queue:
+            user = self._queue.pop(0)
+            self.queued = len(self._queue)
+            user.unqueue()
+            self._start(user)
+        elif self.query_one(PromptInput).text:
+            self.refresh_budget()  # a draft typed while the reply streamed has not been counted yet
+
+    @on(PromptInput.UnqueueRequested)
+    def _unqueue(self, event: PromptInput.UnqueueRequested) -> None:
+        if not self._queue:
+            return
+        user = self._queue.pop()
+        self.queued = len(self._queue)
+        user.remove()
+        self.query_one(PromptInput).restore(user.text)
 
     def cancel(self) -> None:
         """Stop the reply being generated; what came so far is kept."""

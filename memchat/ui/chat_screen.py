@@ -5,7 +5,9 @@ and memory writes go to the inspector and progress to the status line. The
 screen also owns the layout (the inspector collapses below `WIDE_COLUMNS`),
 the screen-wide keys, and — through `MemoryScreen` — the memory keys of the
 inspector. The message box has the focus whenever an overlay closes, and
-letters typed on the inspector that are no memory key go there too.
+letters typed on the inspector that are no memory key go there too. Keys
+typed while memchat started (`type_ahead`, see `terminal.TypeAhead`) are
+replayed into it once it is mounted.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ class ChatScreen(MemoryScreen):
         self.pane = ChatPane(conversation, id="chat-column")
         self._turn = 0
         self._wide: bool | None = None
+        self.type_ahead = ""
+        """Keys typed before the app took the terminal ("\r" is Enter), replayed into the message box."""
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -72,8 +76,6 @@ class ChatScreen(MemoryScreen):
 
     def type_elsewhere(self, character: str) -> bool:
         prompt = self.query_one(PromptInput)
-        if prompt.busy:
-            return False
         self.set_focus(prompt)
         prompt.insert(character)
         return True
@@ -84,8 +86,35 @@ class ChatScreen(MemoryScreen):
         status.n_ctx = self.services.engine.n_ctx
         status.session = self.conversation.session.name
         self.watch(self.pane, "streaming", self._streaming_changed)
+        self.watch(self.pane, "queued", self._queued_changed)
         self._show_last_turn()
         self._fit_width(self.app.size.width)
+        if self.type_ahead:
+            self.query_one(PromptInput).replay(self.type_ahead)
+            self.type_ahead = ""
+        self._resume_interrupted_work()
+
+    def _resume_interrupted_work(self) -> None:
+        """What a memchat that stopped early left: messages whose memories were never written
+        (extracted now, in the background) and a last message that got no reply (offered again)."""
+        status = self.query_one(StatusLine)
+
+        def show(left: int) -> None:
+            status.pending = left
+            if not left:
+                self._changed(None, recount=False)
+
+        def progress(left: int) -> None:  # from the extraction thread; the app may be closing
+            if self.app.is_running:
+                self.app.call_from_thread(show, left)
+
+        if self.conversation.resume_pending(progress):
+            status.pending = self.conversation.pending_extraction()
+        unanswered = self.conversation.unanswered()
+        if unanswered is not None:
+            self.query_one(PromptInput).restore(unanswered.content)
+            self.notify("Your last message got no reply (memchat stopped during it). "
+                        "It is back in the box: press Enter to send it again.", title="no reply", markup=False)
 
     def _show_last_turn(self) -> None:
         try:
@@ -126,6 +155,9 @@ class ChatScreen(MemoryScreen):
     def _streaming_changed(self, streaming: bool) -> None:
         self.query_one(StatusLine).streaming = streaming
         self.refresh_bindings()
+
+    def _queued_changed(self, queued: int) -> None:
+        self.query_one(StatusLine).queued = queued
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":

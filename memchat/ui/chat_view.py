@@ -23,15 +23,28 @@ HISTORY_SHOWN = 200
 """Older messages of a resumed session stay in the database, not on screen."""
 
 
-class UserMessage(Static):
-    """What the user sent, shown verbatim (no markup, no Markdown)."""
+QUEUED_TITLE, QUEUED_SUBTITLE = "you · queued", "sent when the reply ends · ↑ in the empty box takes it back"
 
-    def __init__(self, text: str, *, evicted: bool = False) -> None:
-        super().__init__(text, markup=False, classes="-evicted" if evicted else "")
+
+class UserMessage(Static):
+    """What the user sent, shown verbatim (no markup, no Markdown); dim while it waits in the queue."""
+
+    def __init__(self, text: str, *, evicted: bool = False, queued: bool = False) -> None:
+        super().__init__(text, markup=False, classes="-evicted" if evicted else "-queued" if queued else "")
         self.text = text
         self.cut = ""
         """Why the model saw only part of the message (the budget's cut reason), or "" if it saw all of it."""
-        self.border_title = "you"
+        self.border_title = QUEUED_TITLE if queued else "you"
+        self.border_subtitle = QUEUED_SUBTITLE if queued else ""
+
+    @property
+    def queued(self) -> bool:
+        return self.has_class("-queued")
+
+    def unqueue(self) -> None:
+        """Its turn has come: shown as an ordinary sent message."""
+        self.remove_class("-queued")
+        self.border_title, self.border_subtitle = "you", ""
 
     def mark_cut(self, reason: str) -> None:
         """The message did not fit the context: say so under it, so it does not look sent whole."""
@@ -134,15 +147,16 @@ class ChatView(VerticalScroll):
         if widgets:
             self.mount_all(widgets)
 
-    def add_user(self, text: str) -> UserMessage:
-        message = UserMessage(text)
+    def add_user(self, text: str, *, queued: bool = False) -> UserMessage:
+        message = UserMessage(text, queued=queued)
         self.mount(message)
         self.anchor()
         return message
 
-    def start_reply(self) -> AssistantMessage:
+    def start_reply(self, after: UserMessage | None = None) -> AssistantMessage:
+        """A new reply under `after` (before any message queued behind it), else at the end."""
         reply = AssistantMessage()
-        self.mount(reply)
+        self.mount(reply, after=after)
         self.anchor()
         return reply
 

@@ -1,8 +1,10 @@
 """The multi-line message box: Enter sends, Ctrl+J starts a new line.
 
-It tells its parent two things: a message was sent, and the draft has settled
+It tells its parent three things: a message was sent, the draft has settled
 (no typing for `SETTLE_SECONDS`), which is when the budget bar re-counts the
-next prompt. While a reply streams the box is read-only and says so.
+next prompt, and the user wants the last queued message back. The box stays
+editable while a reply streams: Enter then queues the message (the parent sends
+it when the turn ends) and ↑ in an empty box takes the last queued one back.
 
 Typed characters are inserted in batches: a terminal without bracketed paste
 delivers a paste as thousands of key presses, and TextArea re-wraps the whole
@@ -15,8 +17,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import ClassVar
 
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -26,11 +30,15 @@ from memchat.ui import keys
 
 SETTLE_SECONDS = 0.3
 IDLE_PLACEHOLDER = "Message memchat — Enter sends, Ctrl+J new line, F1 help"
-BUSY_PLACEHOLDER = "memchat is replying… Esc stops it"
+BUSY_PLACEHOLDER = "memchat is replying… type ahead: Enter queues, Esc stops the reply"
+QUEUED_PLACEHOLDER = "{n} queued — ↑ takes the last one back · Enter queues another · Esc stops the reply"
+OWN_KEYS = ("send", "queue", "newline", "unqueue")
+"""Actions run in `_on_key`, in order with the typed text (a binding could overtake keys still being inserted)."""
 
 
 class PromptInput(TextArea):
-    BINDINGS = keys.bindings("input")
+    BINDINGS: ClassVar[list[BindingType]] = [*keys.bindings("input"), Binding("up", "cursor_up", show=False)]
+    """TextArea's own ↑ stays behind Edit queued, which takes the key only when there is a queue."""
 
     @dataclass
     class Sent(Message):
@@ -44,8 +52,13 @@ class PromptInput(TextArea):
 
         text: str
 
+    class UnqueueRequested(Message):
+        """The user wants the last queued message back in the box (↑ in an empty box)."""
+
     busy: reactive[bool] = reactive(False)
-    """A reply is streaming: the box is read-only until it ends."""
+    """A turn is running: Enter queues the message instead of sending it now."""
+    queued: reactive[int] = reactive(0)
+    """How many sent messages wait for the running turn to end."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(soft_wrap=True, tab_behavior="focus", show_line_numbers=False, id=id,
@@ -56,14 +69,32 @@ class PromptInput(TextArea):
         self._last_change = 0.0
 
     def watch_busy(self, busy: bool) -> None:
-        self.read_only = busy
         self.set_class(busy, "-busy")
-        self.placeholder = BUSY_PLACEHOLDER if busy else IDLE_PLACEHOLDER
+        self._show_state()
+
+    def watch_queued(self) -> None:
+        self._show_state()
+
+    def _show_state(self) -> None:
+        if self.queued:
+            self.placeholder = QUEUED_PLACEHOLDER.format(n=self.queued)
+        else:
+            self.placeholder = BUSY_PLACEHOLDER if self.busy else IDLE_PLACEHOLDER
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Send and New line leave the footer while a reply streams (room for Stop reply at 80 columns)."""
-        return not (self.busy and action in ("send", "newline"))
+        """Enter is Send when idle and Queue while a turn runs; ↑ takes a queued message back only
+        from an empty box (elsewhere it moves the cursor); New line leaves the footer while a turn
+        runs (room for Stop reply at 80 columns) but still works."""
+        if action == "send":
+            return not self.busy
+        if action == "queue":
+            return self.busy
+        if action == "newline":
+            return not self.busy
+        if action == "unqueue":
+            return bool(self.queued) and not self.text
+        return True
 
     # ---- keys ---------------------------------------------------------------
     async def _on_key(self, event: events.Key) -> None:
@@ -79,11 +110,24 @@ class PromptInput(TextArea):
             self._typed.append(event.character or "")
             return
         self._insert_typed()
-        active = self.screen.active_bindings.get(event.key)
-        if active is not None and active.node is self and active.binding.action in ("send", "newline"):
+        action = self._own_action(event.key)
+        if action is not None:
             event.stop()
             event.prevent_default()
-            await self.run_action(active.binding.action)
+            await self.run_action(action)
+
+    def _own_action(self, key: str) -> str | None:
+        """The action of OWN_KEYS that `key` triggers now (New line is hidden, not off, while a turn runs)."""
+        active = self.screen.active_bindings.get(key)
+        if active is not None and active.node is self and active.binding.action in OWN_KEYS:
+            return active.binding.action
+        if self.busy and key in self._newline_keys():
+            return "newline"
+        return None
+
+    def _newline_keys(self) -> list[str]:
+        remap = getattr(self.app, "remap", {})
+        return [k for spec in keys.KEYMAP if spec.action == "newline" for k in keys.effective_keys(spec, remap)]
 
     def _insert_typed(self) -> None:
         """Insert the keys gathered so far as one edit, replacing the selection as typing does."""
@@ -99,9 +143,10 @@ class PromptInput(TextArea):
         self._insert_typed()  # keys typed before the paste go before it
 
     def action_send(self) -> None:
+        """Send the draft; while a turn runs the parent queues it (the `queue` binding)."""
         self._insert_typed()
         text = self.text
-        if self.busy or not text.strip():
+        if not text.strip():
             self.app.bell()
             return
         with self.prevent(TextArea.Changed):
@@ -109,20 +154,45 @@ class PromptInput(TextArea):
         self._stop_settle_timer()
         self.post_message(self.Sent(text))
 
+    def action_queue(self) -> None:
+        self.action_send()
+
     def action_newline(self) -> None:
-        if not self.busy:
-            self.insert("\n")
+        self.insert("\n")
+
+    def action_unqueue(self) -> None:
+        self.post_message(self.UnqueueRequested())
 
     def restore(self, text: str) -> None:
-        """Put back a draft whose turn failed, cursor at its end."""
-        self.load_text(text)
-        self.move_cursor(self.document.end)
+        """Put back a message that was not sent (its turn failed, or it was taken out of the queue)
+        before whatever has been typed since, so nothing typed is lost; someone typing keeps typing
+        where they were, else the cursor goes to the end of the restored text."""
+        self._insert_typed()
+        draft = self.text
+        if not draft.strip():
+            self.load_text(text)
+            self.move_cursor(self.document.end)
+            return
+        cursor = self.document.get_index_from_location(self.cursor_location)
+        self.load_text(f"{text}\n{draft}")
+        self.move_cursor(self.document.get_location_from_index(len(text) + 1 + cursor))
+
+    def replay(self, typed: str) -> None:
+        """Keys typed before the UI was up (see `terminal.TypeAhead`): "\r" sends what came before it."""
+        *sent, draft = typed.split("\r")
+        for text in sent:
+            self.insert(text)
+            if self.text.strip():
+                self.action_send()
+        self.insert(draft)
 
     # ---- draft settling ----------------------------------------------------
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         """Note the time only: restarting a timer on every key is itself costly during a long paste."""
         if event.text_area is not self:
             return
+        if self.queued:  # ↑ takes a queued message back only from an empty box
+            self.refresh_bindings()
         self._last_change = time.monotonic()
         if self._settle_timer is None:
             self._settle_timer = self.set_timer(SETTLE_SECONDS, self._settle)

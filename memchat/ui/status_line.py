@@ -23,8 +23,14 @@ class StatusLine(Widget):
     """Name of the open session."""
     extracting: reactive[bool] = reactive(False)
     """The last turn's memories are still being extracted in the background."""
+    pending: reactive[int] = reactive(0)
+    """User messages an earlier run left unextracted, being extracted now."""
+    saving: reactive[bool] = reactive(False)
+    """Quit was asked for: the app closes when the memories are written."""
     streaming: reactive[bool] = reactive(False)
     """A reply is being generated."""
+    queued: reactive[int] = reactive(0)
+    """Messages waiting to be sent when the running turn ends."""
 
     def render(self) -> Text:
         parts: dict[str, tuple[str, str]] = {
@@ -37,7 +43,14 @@ class StatusLine(Widget):
         parts["session"] = (f"session {self.session}", "")
         if self.streaming:
             parts["streaming"] = ("  ● replying (Esc stops)", "bold")
-        if self.extracting:
+        if self.queued:
+            parts["queued"] = (f"  ✉ {self.queued} queued (↑ takes back)", "bold")
+        if self.saving:
+            left = f" ({self.pending})" if self.pending else ""
+            parts["extracting"] = (f"  ⟳ saving memories…{left} (Ctrl+Q again quits now)", "bold")
+        elif self.pending:
+            parts["extracting"] = (f"  ⟳ pending extraction: {self.pending}", "italic")
+        elif self.extracting:
             parts["extracting"] = ("  ⟳ extracting memories…", "italic")
         for dropped in ("name", "n_ctx", "speed", "model"):
             if sum(len(text) for text, _ in parts.values()) <= self.size.width:
