@@ -44,17 +44,19 @@ def test_recalled_memory_reaches_the_prompt(tmp_path):
 def test_window_overflow_is_summarised_incrementally(tmp_path):
     conv = fake_conversation(tmp_path, n_ctx=600, budget={"reserved_output": 100})
     engine = conv.services.engine
+    summariser = conv.services.summariser
+    folds: list[str] = []
+    fold = summariser.update
+    summariser.update = lambda old, evicted, limit: folds.append(old) or fold(old, evicted, limit)  # type: ignore[method-assign]
     for turn in range(8):
         engine.enqueue("reply " + "blah " * 40)
         conv.run_turn(f"message {turn} " + "words " * 40)
         conv.wait()
     evicted = [m for m in conv.history() if not m.in_window]
     assert evicted and evicted[0].content.startswith("message 0")
-    assert conv.summary
-    summary_prompts = [p for p in engine.prompts if "running summary" in p[0].content]
-    assert summary_prompts
-    assert "Old summary:\n(none yet)" in summary_prompts[0][1].content
-    assert "Old summary:\n(none yet)" not in summary_prompts[-1][1].content
+    assert conv.summary.startswith("User: message") and "blah" not in conv.summary  # the user's words, not replies
+    assert folds and folds[0] == "" and folds[-1] != ""  # the old summary goes in first
+    summary_prompts = folds
     synchronous = 0
     for record in conv.services.db.rows("SELECT snapshot FROM turns"):
         budget = json.loads(record["snapshot"])["budget"]

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from memchat.memory.faithful import drop_topic
 from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
 from memchat.memory.rules import forget_topic, notes_from
@@ -239,6 +240,13 @@ class Conversation:
         outcomes = self.services.writer.forget(topic)
         for note in self.services.sessions.forget_notes(self.session.id, topic):
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
+        gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
+        sessions = self.services.sessions
+        with self.services.db.transaction():  # the rolling summaries say it no more either
+            for session in sessions.all():
+                kept = drop_topic(session.summary, topic, gone)
+                if kept != session.summary:
+                    sessions.set_summary(session.id, kept)
         return outcomes
 
     def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit,

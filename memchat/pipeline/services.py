@@ -33,7 +33,7 @@ class Services:
         self.recaller = Recaller(self.memories, self.settings.recall)
         labeller = self.engine if self.settings.write.model_labels else None
         self.writer = MemoryWriter(self.memories, labeller, event_ttl_days=self.settings.forget.event_ttl_days)
-        self.summariser = RollingSummary(self.engine)
+        self.summariser = RollingSummary(self.engine, self.memories)
 
     @property
     def limits(self) -> BudgetLimits:
