@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from memchat.cli import arg_types
+from memchat.cli.output import show, show_json
 from memchat.pipeline import export
 from memchat.pipeline.factory import build_services, open_conversation, open_database
 from memchat.pipeline.importer import import_transcript
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
+from memchat.terminal_text import printable
 from memchat.types import MemchatError, MemoryWritten, TokenStreamed, TurnEvent, WriteOutcome
 
 
@@ -25,7 +28,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    text = args.text if args.text != "-" else sys.stdin.read()
+    text = args.text if args.text != "-" else arg_types.read_stdin()
     if not text.strip():
         raise MemchatError("empty message", 'pass the message as an argument, or "-" to read it from stdin')
     services = build_services(args.settings, progress=not args.json)
@@ -36,7 +39,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     def emit(event: TurnEvent) -> None:
         if stream and isinstance(event, TokenStreamed):
-            print(event.text, end="", flush=True)
+            show(event.text, end="", flush=True)
         elif isinstance(event, MemoryWritten):
             written.extend(event.outcomes)
 
@@ -49,7 +52,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     conversation.wait()
     if args.json:
-        print(json.dumps({
+        show_json({
             "reply": finished.reply,
             "session": conversation.session.name,
             "turn": finished.turn,
@@ -58,13 +61,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "seconds": round(seconds, 3),
             "recalled": [c.memory.id for c in (conversation.last_recall.selected if conversation.last_recall else [])],
             "memory": [asdict(o) for o in written],
-        }, ensure_ascii=False))
+        })
         return 0
-    print() if stream else print(finished.reply)
+    show() if stream else show(finished.reply)
     for outcome in written:  # what memory did with this message, on stderr so the reply stays clean
         if outcome.action not in ("skipped",) or "secret" in outcome.reason:
             ident = f" #{outcome.memory_id}" if outcome.memory_id else ""
-            print(f"memchat: memory {outcome.action}{ident}: {outcome.content} ({outcome.reason})", file=sys.stderr)
+            show(f"memchat: memory {outcome.action}{ident}: {outcome.content} ({outcome.reason})", file=sys.stderr)
     return 0
 
 
@@ -74,11 +77,11 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
     rows = SessionStore(db).all()
     if args.json:
-        print(json.dumps([{"name": s.name, "messages": s.message_count, "updated_at": s.updated_at} for s in rows]))
+        show_json([{"name": s.name, "messages": s.message_count, "updated_at": s.updated_at} for s in rows])
         return 0
     for session in rows:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(session.updated_at))
-        print(f"{session.name:32} {session.message_count:5} messages  {stamp}")
+        show(f"{printable(session.name, one_line=True):32} {session.message_count:5} messages  {stamp}")
     return 0
 
 
@@ -94,7 +97,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         "seconds": round(time.perf_counter() - started, 2),
     }
     if args.json:
-        print(json.dumps(result))
+        show_json(result)
     else:
         counts = ", ".join(f"{v} {k}" for k, v in sorted(result["memory"].items())) or "nothing"
         print(f"imported {report.messages} messages in {len(report.sessions)} sessions; memory: {counts}")
@@ -111,34 +114,58 @@ def cmd_recall(args: argparse.Namespace) -> int:
     )
     candidates = result.candidates[: args.k] if args.k else result.candidates
     if args.json:
-        print(json.dumps({"query": args.query, "candidates": [candidate_dict(c) for c in candidates]}, ensure_ascii=False))
+        show_json({"query": args.query, "candidates": [candidate_dict(c) for c in candidates]})
         return 0
     if not candidates:
         print("no candidates")
     for c in candidates:
         mark = "✔" if c.selected else " "
         s = c.signals
-        print(f"{mark} #{c.memory.id:<5} {c.score:.3f}  sim {s.similarity:.2f} kw {s.keyword:.2f} rec {s.recency:.2f} "
-              f"imp {s.importance:.2f} pin {s.pinned:.0f}  {c.memory.content}  ({c.reason})")
+        show(f"{mark} #{c.memory.id:<5} {c.score:.3f}  sim {s.similarity:.2f} kw {s.keyword:.2f} rec {s.recency:.2f} "
+             f"imp {s.importance:.2f} pin {s.pinned:.0f}  "
+             f"{printable(c.memory.content, one_line=True)}  ({c.reason})")
     return 0
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
+    output = _snapshot_output(args.output) if args.output else None
     db = open_database(args.settings, create=False)
-    path = export.export(db, args.session, args.turn, args.format, Path(args.output) if args.output else None)
-    print(path)
+    created = output is not None and not output.exists()
+    try:
+        path = export.export(db, args.session, args.turn, args.format, output)
+    except OSError as exc:  # a full disk or a path that cannot be written: no half-written file left behind
+        if created and output is not None:
+            output.unlink(missing_ok=True)
+        where = output or "the snapshot folder"
+        raise MemchatError(f"cannot write the snapshot to {where}: {exc.strerror or exc}",
+                           "free some space or pass -o with a path you may write to") from exc
+    show(str(path))
     return 0
+
+
+def _snapshot_output(value: str) -> Path:
+    """-o's file: a folder, a device or a FIFO is refused before anything is written."""
+    output = Path(value).expanduser()
+    if output.is_dir():
+        raise MemchatError(f"{output} is a folder", f"pass a file name, e.g. -o {output / 'turn.json'}")
+    if output.exists() and not output.is_file():
+        raise MemchatError(f"{output} is not a regular file", "pass -o with the path of a file to write")
+    parent = output.parent
+    if parent.exists() and not os.access(parent, os.W_OK):
+        raise MemchatError(f"cannot write in {parent}", "pass -o with a path in a folder you may write to")
+    return output
 
 
 def add_parsers(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("chat", parents=[parent], help="open the chat (same as no command)")
-    p.add_argument("--session", metavar="NAME")
+    p.add_argument("--session", metavar="NAME", type=arg_types.session_name)
     p.add_argument("--resume", action="store_true")
     p.set_defaults(func=cmd_tui)
 
     p = sub.add_parser("ask", parents=[parent], help="one full turn from a script; the reply goes to stdout")
     p.add_argument("text", help="the message ('-' reads stdin)")
-    p.add_argument("--session", metavar="NAME", help="session to continue or create (default: a new one)")
+    p.add_argument("--session", metavar="NAME", type=arg_types.session_name,
+                   help="session to continue or create (default: a new one)")
     p.add_argument("--json", action="store_true", help="print a JSON object: reply, session, tokens_in, tokens_out, seconds")
     p.set_defaults(func=cmd_ask)
 
@@ -153,13 +180,13 @@ def add_parsers(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser
 
     p = sub.add_parser("recall", parents=[parent], help="show the recall candidate table for a query")
     p.add_argument("query")
-    p.add_argument("--k", type=int, default=0, help="show at most N candidates")
+    p.add_argument("--k", type=arg_types.count, default=0, help="show at most N candidates")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_recall)
 
     p = sub.add_parser("snapshot", parents=[parent], help="export one turn's debug snapshot")
     p.add_argument("--session", metavar="NAME", help="default: the most recent session")
-    p.add_argument("--turn", type=int, help="default: the latest turn")
+    p.add_argument("--turn", type=arg_types.positive, help="default: the latest turn")
     p.add_argument("--format", choices=export.FORMATS, default="json")
     p.add_argument("-o", "--output", metavar="FILE", help="default: a file in the data dir (path printed)")
     p.set_defaults(func=cmd_snapshot)

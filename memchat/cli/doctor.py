@@ -10,9 +10,14 @@ from dataclasses import fields, is_dataclass
 from importlib import metadata
 from pathlib import Path
 
+import apsw
+
 from memchat import models, paths
 from memchat.config import Settings
+from memchat.memory.recover import recover
+from memchat.memory.store import damaged
 from memchat.models import store as model_store
+from memchat.terminal_text import printable
 from memchat.types import MemchatError
 
 
@@ -33,9 +38,16 @@ def _check_database(settings: Settings, problems: list[tuple[str, str]]) -> list
         lines.append(f"sqlite        {versions['sqlite']} (apsw {versions['apsw']}), sqlite-vec {versions['sqlite_vec']}, "
                      f"fts5 {versions['fts5']}")
         lines.append(f"schema        {db.schema_version}" + ("" if settings.db_path.exists() else " (file not created yet)"))
+        health = str(db.scalar("PRAGMA quick_check"))
         db.close()
+        if health != "ok":
+            damage = damaged(str(settings.db_path))
+            problems.append((f"{damage.message}: {health[:120]}", damage.hint))
     except MemchatError as error:
         problems.append((error.message, error.hint))
+    except apsw.Error as exc:  # damaged past the first page: opening worked, reading did not
+        damage = damaged(str(settings.db_path))
+        problems.append((f"{damage.message}: {exc}", damage.hint))
     except Exception as exc:  # noqa: BLE001 - doctor reports, it never crashes
         problems.append((f"SQLite with sqlite-vec failed: {exc}", "reinstall memchat: pip install --force-reinstall apsw sqlite-vec"))
     return lines
@@ -83,9 +95,9 @@ def _check_privacy(settings: Settings, problems: list[tuple[str, str]]) -> list[
         candidates += sorted(snapshots.iterdir())[:200]
     loose = paths.loose_modes([c for c in candidates if c.exists()])
     if loose:
-        problems.append((f"readable by other users: {', '.join(loose[:5])}{' …' if len(loose) > 5 else ''}",
-                         f"chmod 700 {paths.data_dir()} {paths.config_dir()} && chmod 600 {db}* "
-                         f"{snapshots}/* (memchat creates new files private)"))
+        fix = (f"chmod 700 {paths.data_dir()} {paths.config_dir()} && chmod 600 {db}* "
+               f"{snapshots}/* (memchat creates new files private)")
+        problems.append((f"readable by other users: {', '.join(loose[:5])}{' …' if len(loose) > 5 else ''}", fix))
     return [f"privacy       {'files private (0700 folders, 0600 files)' if not loose else f'{len(loose)} loose'}"]
 
 
@@ -110,8 +122,28 @@ def settings_reference(settings: Settings) -> list[str]:
     return lines
 
 
+def cmd_repair(settings: Settings) -> int:
+    """Copy what can be read of a damaged database into a new file; the original is not touched."""
+    original = settings.db_path
+    report = recover(original)
+    copied = report.copied
+    lost = sum(report.unreadable.values())
+    print(printable(f"recovered {copied.get('sessions', 0)} sessions, {copied.get('messages', 0)} messages, "
+                    f"{copied.get('memories', 0)} memories ({report.rows} rows in all) from {original}"))
+    print(f"unreadable: {lost} spot(s) ({', '.join(sorted(report.unreadable))})" if lost else "every row was readable")
+    if report.without_vector:
+        print(f"{report.without_vector} memories lost their vector: they are found by keyword only")
+    print(printable(f"new database: {report.path}\nthe original is untouched. Check the copy with "
+                    f"`memchat --db {report.path} sessions`, then keep it: mv {report.path} {original}"))
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     settings: Settings = args.settings
+    if args.repair:
+        if getattr(args, "settings_error", None) is not None:  # repairing the default database instead of --db's: no
+            raise args.settings_error
+        return cmd_repair(settings)
     problems: list[tuple[str, str]] = []
     lines = [
         f"memchat       {_version('memchat')}",
@@ -131,14 +163,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     lines += _check_database(settings, problems)
     lines += _check_models(settings, problems)
     lines.append(f"threads       {settings.model.n_threads} (physical cores), n_ctx {settings.model.n_ctx}")
-    print("\n".join(lines))
+    print(printable("\n".join(lines)))
     if args.settings_list:
         print("\nsettings (config.toml key, environment variable):")
         print("\n".join(settings_reference(settings)))
     if problems:
         print(f"\n{len(problems)} problem(s):")
         for message, fix in problems:
-            print(f"  ✗ {message}\n    fix: {fix}")
+            print(printable(f"  ✗ {message}\n    fix: {fix}"))
         return 1
     print("\nall good")
     return 0
@@ -147,4 +179,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("doctor", parents=[parent], help="show versions, paths and models, and what is wrong")
     p.add_argument("--settings", dest="settings_list", action="store_true", help="also list every setting")
+    p.add_argument("--repair", action="store_true",
+                   help="copy what can be read of a damaged database into a new file (the original is not touched)")
     p.set_defaults(func=cmd_doctor)

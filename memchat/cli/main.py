@@ -1,8 +1,8 @@
 """`memchat` command line: the TUI by default, and scriptable subcommands.
 
-Every command turns a MemchatError into one line and a hint on stderr (exit
-code 2), never a traceback. Global options work before or after the
-subcommand name.
+Every command turns a MemchatError (and a SQLite or file-system failure) into
+one line and a hint on stderr (exit code 2), never a traceback. Global options
+work before or after the subcommand name.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import apsw
+
 from memchat import paths
-from memchat.cli import chat_cmds, doctor, memory_cmd, models_cmd
+from memchat.cli import arg_types, chat_cmds, doctor, memory_cmd, models_cmd
+from memchat.cli.output import from_os, from_sqlite, report_error
 from memchat.config import Settings, load_settings
 from memchat.types import MemchatError
 
@@ -24,7 +27,7 @@ def _global_options() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     group = parent.add_argument_group("global options")
     S = argparse.SUPPRESS
-    group.add_argument("--db", metavar="PATH", default=S, help="SQLite file (default: the data dir's memchat.db)")
+    group.add_argument("--db", metavar="PATH", type=arg_types.db_path, default=S, help="SQLite file (default: the data dir's memchat.db)")
     group.add_argument("--config", metavar="FILE", type=Path, default=S, help="config TOML (default: XDG config dir)")
     group.add_argument("--model", metavar="NAME|PATH", default=S, help="chat model from models.txt or a GGUF path")
     group.add_argument("--embed-model", metavar="NAME|PATH", default=S, help="embedding model")
@@ -41,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[parent],
         description="A local-first chat assistant with a memory you can see. Without a command, opens the chat.",
     )
-    parser.add_argument("--session", metavar="NAME", help="open (or create) this session in the TUI")
+    parser.add_argument("--session", metavar="NAME", type=arg_types.session_name,
+                        help="open (or create) this session in the TUI")
     parser.add_argument("--resume", action="store_true", help="continue the most recent session")
     parser.set_defaults(func=chat_cmds.cmd_tui)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -69,8 +73,25 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 def main(argv: Sequence[str] | None = None) -> int:
     paths.make_private()  # before SQLite or an export creates a file
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        arg_types.refuse_undecodable(argv)
+    except MemchatError as error:
+        report_error(error)
+        return 2
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except MemchatError as error:
+        report_error(error)
+        return 2
+    except KeyboardInterrupt:
+        print("memchat: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, with the failures of what it touches (SQLite, files) turned into MemchatErrors."""
     try:
         try:
             args.settings = settings_from(args)
@@ -79,14 +100,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise
             args.settings, args.settings_error = Settings(), error  # doctor still runs, and reports it
         return int(args.func(args) or 0)
-    except MemchatError as error:
-        print(f"memchat: error: {error.message}", file=sys.stderr)
-        if error.hint:
-            print(f"  fix: {error.hint}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("memchat: interrupted", file=sys.stderr)
-        return 130
+    except apsw.Error as exc:
+        raise from_sqlite(exc, args.settings.db_path if hasattr(args, "settings") else "the database") from exc
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise from_os(exc) from exc
+    except RecursionError as exc:
+        raise MemchatError("the input is nested too deeply", "simplify it") from exc
 
 
 def run() -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import asdict
 
+from memchat.cli import arg_types
+from memchat.cli.output import show, show_json
 from memchat.pipeline.factory import build_services
+from memchat.terminal_text import printable
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, STORED_KINDS, Memory, MemoryDraft, format_day
 
 
@@ -19,15 +21,16 @@ def _line(memory: Memory) -> str:
     pin = "📌" if memory.pinned else "  "
     when = f"  ⟨{memory.event_label}⟩" if memory.event_at is not None else ""
     said = f"{format_day(memory.created_at)} said: " if memory.is_episode else ""
-    return f"#{memory.id:<5} {pin} {memory.kind:10} {memory.status:10} {memory.importance:.2f}  {said}{memory.content}{when}"
+    content = printable(f"{said}{memory.content}{when}", one_line=True)
+    return f"#{memory.id:<5} {pin} {memory.kind:10} {memory.status:10} {memory.importance:.2f}  {content}"
 
 
 def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
     if getattr(args, "json", False):
-        print(json.dumps([memory_dict(m) for m in memories], ensure_ascii=False))
+        show_json([memory_dict(m) for m in memories])
     else:
         for memory in memories:
-            print(_line(memory))
+            show(_line(memory))
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
@@ -40,12 +43,12 @@ def cmd_memory(args: argparse.Namespace) -> int:
     elif action == "show":
         memory = store.require(args.id)
         if args.json:
-            print(json.dumps(memory_dict(memory), ensure_ascii=False))
+            show_json(memory_dict(memory))
         else:
             for key, value in memory_dict(memory).items():
                 if key.endswith("_at") and isinstance(value, float):
                     value = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(value))
-                print(f"{key:16} {value}")
+                show(f"{key:16} {value}")
     elif action in ("pin", "unpin"):
         _emit(args, [store.pin(args.id, action == "pin")])
     elif action == "forget":
@@ -54,7 +57,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
         _emit(args, [store.set_status(args.id, "active")])
     elif action == "accept":
         outcome = services.writer.accept(args.id)  # raises unless the memory is pending
-        print(json.dumps(asdict(outcome), ensure_ascii=False) if args.json else f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")
+        show_json(asdict(outcome)) if args.json else show(f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")
     elif action == "purge":
         report = store.purge(args.id)
         print(f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); scrubbed "
@@ -68,7 +71,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
         draft = MemoryDraft(kind=args.kind or "fact", content=args.text, attribute=args.key or "", importance=args.importance,
                             confidence=1.0, correction=True, pinned=args.pin)
         outcome = services.writer.apply(draft)
-        print(json.dumps(asdict(outcome), ensure_ascii=False) if args.json else f"{outcome.action} #{outcome.memory_id}")
+        show_json(asdict(outcome)) if args.json else show(f"{outcome.action} #{outcome.memory_id}")
     return 0
 
 
@@ -86,17 +89,17 @@ def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser)
                        ("accept", "confirm a pending memory: it supersedes what it contradicts"),
                        ("purge", "hard delete: row, keyword index and vector"), ("history", "its supersession chain")):
         p = actions.add_parser(name, parents=[parent], help=text)
-        p.add_argument("id", type=int)
+        p.add_argument("id", type=arg_types.memory_id)
         p.add_argument("--json", action="store_true")
     p = actions.add_parser("edit", parents=[parent], help="new text (re-embedded and re-indexed)")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=arg_types.memory_id)
     p.add_argument("text")
     p.add_argument("--json", action="store_true")
     p = actions.add_parser("add", parents=[parent], help="add a memory by hand")
     p.add_argument("text")
     p.add_argument("--kind", choices=MEMORY_KINDS)
     p.add_argument("--key", help="attribute key for conflict detection, e.g. home_city")
-    p.add_argument("--importance", type=float, default=0.7)
+    p.add_argument("--importance", type=arg_types.fraction, default=0.7)
     p.add_argument("--pin", action="store_true")
     p.add_argument("--json", action="store_true")
     memory.set_defaults(func=cmd_memory)

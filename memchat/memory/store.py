@@ -71,7 +71,9 @@ def _dict_rows(cursor: apsw.Cursor, row: Sequence[Any]) -> Row:
 class Database:
     """Per-thread connections with sqlite-vec loaded, to one migrated file."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, salvage: bool = False) -> None:
+        """Open (and create or migrate) a memchat database. `salvage` opens a damaged copy as it
+        is — no identity check, no WAL switch, no migration — for `memory.recover` to read."""
         self.path = str(path)
         self._lock = threading.RLock()
         try:
@@ -88,6 +90,8 @@ class Database:
         self.conn.load_extension(sqlite_vec.loadable_path())
         self.conn.enable_load_extension(False)
         self.conn.row_trace = _dict_rows
+        if salvage:
+            return
         try:
             self._refuse_foreign()  # before anything below changes the file
             if self.path != ":memory:":

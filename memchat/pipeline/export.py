@@ -12,6 +12,7 @@ from memchat.memory.secrets import redact_all
 from memchat.memory.sessions import SessionStore
 from memchat.memory.store import Database
 from memchat.pipeline import snapshot
+from memchat.session_names import file_safe
 from memchat.types import MemchatError
 
 FORMATS = ("json", "md")
@@ -80,7 +81,8 @@ def export(db: Database, session_name: str | None, turn: int | None, fmt: str, o
     text = to_json(data) if fmt == "json" else to_markdown(data)
     if output is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        output = paths.ensure_dir(paths.snapshots_dir()) / f"{session.name}-turn{data['turn']}-{stamp}.{fmt}"
+        name = file_safe(session.name)  # a name stored before names were checked may hold "../"
+        output = paths.ensure_dir(paths.snapshots_dir()) / f"{name}-turn{data['turn']}-{stamp}.{fmt}"
     if output.parent == paths.snapshots_dir():
         paths.private_dir(output.parent)
     else:
