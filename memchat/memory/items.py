@@ -42,6 +42,11 @@ def _clamp(value: float) -> float:
     return max(0.0, min(1.0, float(value)))
 
 
+MAX_KEYWORD_TERMS = 512
+"""Distinct words of one query sent to FTS: a pasted book (10⁵ words) would otherwise build an OR of
+every word — slow, and over SQLite's limit of bound variables in the term lookups."""
+
+
 class MemoryStore:
     def __init__(self, db: Database, embedder: Embedder) -> None:
         self.db = db
@@ -293,8 +298,10 @@ class MemoryStore:
             return set()
         total = int(self.db.scalar("SELECT COUNT(*) FROM memories"))
         limit = max(200, int(total * share))
-        marks = ",".join("?" * len(terms))
-        rows = self.db.rows(f"SELECT term FROM memories_fts_vocab WHERE term IN ({marks}) AND doc > ?", [*terms, limit])
+        rows = self.db.rows(
+            "SELECT term FROM memories_fts_vocab WHERE term IN (SELECT value FROM json_each(?)) AND doc > ?",
+            (json.dumps(list(dict.fromkeys(terms))), limit),
+        )
         return {r["term"] for r in rows}
 
     def keyword(self, query: str, k: int, *, every: bool = False, common_share: float = 0.05) -> list[tuple[int, float]]:
@@ -303,7 +310,7 @@ class MemoryStore:
         With `every=False`, terms in more than `common_share` of the memories are left out of the
         query: they would match thousands of rows, all ranked low, at the cost of sorting them.
         """
-        terms = query_terms(query)
+        terms = list(dict.fromkeys(query_terms(query)))[:MAX_KEYWORD_TERMS]
         if not every:
             common = self.common_terms(terms, common_share)
             terms = [t for t in terms if t not in common]

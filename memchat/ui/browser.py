@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Select, Static
 from textual.worker import get_current_worker
 
 from memchat.pipeline.services import Services
+from memchat.terminal_text import printable
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory
 from memchat.ui import keys
 from memchat.ui.inspector import PINNED_MARK, memory_text
@@ -214,13 +215,13 @@ class BrowserScreen(MemoryScreen):
         lines = Text.assemble(
             (f"#{memory.id} {memory.kind} · {memory.status}{' · pinned' if memory.pinned else ''}\n", "bold"),
             memory_text(memory),
-            f"\n\nkey           {memory.key if memory.attribute else memory.subject + ' (no attribute)'}",
+            printable(f"\n\nkey           {memory.key if memory.attribute else memory.subject + ' (no attribute)'}"),
             f"\nimportance    {memory.importance:.2f}    confidence {memory.confidence:.2f}",
             f"\ncreated       {_when(memory.created_at)}",
             f"\nupdated       {_when(memory.updated_at)}",
             f"\nlast access   {_when(memory.last_access_at)} ({memory.access_count}× recalled)",
             f"\nexpires       {_when(memory.expires_at)}",
-            f"\nsource        {source}",
+            printable(f"\nsource        {source}"),
             f"\nsuperseded by {'#' + str(memory.superseded_by) if memory.superseded_by else '—'}",
         )
         chain: Sequence[Memory] = self.services.memories.history(memory.id)

@@ -22,6 +22,7 @@ from textual.widgets import Footer
 from memchat.pipeline import export, snapshot
 from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.services import Services
+from memchat.terminal_text import printable
 from memchat.types import MemchatError, MemoryWritten, RecallDone, TurnFinished, TurnStarted
 from memchat.ui import keys
 from memchat.ui.browser import BrowserScreen
@@ -186,12 +187,12 @@ class ChatScreen(MemoryScreen):
         self.query_one(StatusLine).extracting = False
         self.query_one(Inspector).show_writes(event.turn, event.outcomes, event.failures)
         for failure in event.failures:
-            self.notify(f"Memory extraction failed: {failure.error} (raw output in the inspector)",
+            self.notify(printable(f"Memory extraction failed: {failure.error} (raw output in the inspector)"),
                         severity="warning", markup=False)
         if not self.inspector_open:
             written = [f"{o.action} #{o.memory_id}: {o.content}" for o in event.outcomes if o.action in VISIBLE_OUTCOMES]
             if written:
-                self.notify("\n".join(written), title="memory", markup=False)
+                self.notify(printable("\n".join(written)), title="memory", markup=False)
         self._changed(None, recount=False)
 
     # ---- memories ------------------------------------------------------------------

@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
+from memchat.terminal_text import printable
 from memchat.types import Message
 from memchat.ui.budget_bar import CUT_MARK
 
@@ -30,7 +31,7 @@ class UserMessage(Static):
     """What the user sent, shown verbatim (no markup, no Markdown); dim while it waits in the queue."""
 
     def __init__(self, text: str, *, evicted: bool = False, queued: bool = False) -> None:
-        super().__init__(text, markup=False, classes="-evicted" if evicted else "-queued" if queued else "")
+        super().__init__(printable(text), markup=False, classes="-evicted" if evicted else "-queued" if queued else "")
         self.text = text
         self.cut = ""
         """Why the model saw only part of the message (the budget's cut reason), or "" if it saw all of it."""
@@ -51,7 +52,7 @@ class UserMessage(Static):
         self.cut = reason
         self.add_class("-cut")
         self.border_subtitle = f"{CUT_MARK} cut to fit"
-        self.update(Text.assemble(self.text, (f"\n{CUT_MARK} {reason} to fit the context — the rest was not sent",
+        self.update(Text.assemble(printable(self.text), (f"\n{CUT_MARK} {reason} to fit the context — the rest was not sent",
                                               "dim italic")))
 
 
@@ -69,7 +70,7 @@ class AssistantMessage(Vertical):
         self.border_title = "memchat"
 
     def compose(self) -> ComposeResult:
-        yield Markdown(self._initial)
+        yield Markdown(printable(self._initial))
         yield Static("", classes="reply-status")
 
     def on_mount(self) -> None:
@@ -90,7 +91,7 @@ class AssistantMessage(Vertical):
 
     def append(self, text: str) -> None:
         self._started = True
-        self._pending.append(text)
+        self._pending.append(printable(text))
         if self._flusher is None:
             self.remove_class("-waiting")
             self._status("")
@@ -121,7 +122,7 @@ class AssistantMessage(Vertical):
         self.cancelled = cancelled
         self.remove_class("-waiting")
         self.set_class(cancelled, "-stopped")
-        self.query_one(Markdown).update(reply)
+        self.query_one(Markdown).update(printable(reply))
         self._status("(stopped)" if cancelled else "")
         if not self.is_mounted:  # finished before on_mount ran: show the final text once mounted
             self._initial = reply

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widget import Widget
 
+from memchat.terminal_text import printable
 from memchat.types import MemchatError
 
 ERROR_SECONDS = 12
@@ -20,4 +21,4 @@ def notify_error(node: Widget, error: BaseException) -> None:
     """Show `error` as a toast (safe from the UI thread only)."""
     error = as_memchat_error(error)
     body = f"{error.message}\n→ {error.hint}" if error.hint else error.message
-    node.notify(body, title="memchat", severity="error", timeout=ERROR_SECONDS, markup=False)
+    node.notify(printable(body), title="memchat", severity="error", timeout=ERROR_SECONDS, markup=False)

@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
+from memchat.terminal_text import printable
 from memchat.types import Candidate, ExtractionFailure, Memory, Signals, WriteOutcome, format_day
 from memchat.ui import keys
 
@@ -70,9 +71,10 @@ def memory_text(memory: Memory | None) -> Text:
     if memory.is_episode and memory.created_at:
         when.append(f"{format_day(memory.created_at)} said: ", style="italic")
     about = Text(f" ⟨{memory.event_label}⟩", style="italic") if memory.event_at is not None else Text()
+    content = printable(memory.content)
     if memory.status == "active":
-        return Text.assemble(when, memory.content, about)
-    return Text.assemble((f"[{memory.status}] ", "italic"), when, (memory.content, "dim"), about)
+        return Text.assemble(when, content, about)
+    return Text.assemble((f"[{memory.status}] ", "italic"), when, (content, "dim"), about)
 
 
 def turn_from_snapshot(
@@ -139,7 +141,8 @@ class Inspector(Vertical):
         failure_box = self.query_one("#failures", Static)
         failure_box.display = bool(failures)
         failure_box.update(
-            "\n\n".join(f"Extraction failed: {f.error}\nraw model output:\n{f.raw_output or '(empty)'}" for f in failures)
+            printable("\n\n".join(f"Extraction failed: {f.error}\nraw model output:\n{f.raw_output or '(empty)'}"
+                                  for f in failures))
         )
 
     def refresh_memories(self, current: Mapping[int, Memory]) -> None:
@@ -196,7 +199,7 @@ class Inspector(Vertical):
             f"w{index}": (
                 [Text(o.action, style="bold" if o.action != "skipped" else "dim"),
                  f"#{o.memory_id}" if o.memory_id else "", clip(o.reason)],
-                Text(o.content),
+                Text(printable(o.content)),
             )
             for index, o in enumerate(self._writes)
         })
@@ -222,7 +225,7 @@ class Inspector(Vertical):
         detail.display = outcome is not None
         if outcome is not None:
             memory = f" #{outcome.memory_id}" if outcome.memory_id else ""
-            detail.update(Text.assemble((f"{outcome.action}{memory}: ", "bold"), outcome.content,
+            detail.update(Text.assemble((f"{outcome.action}{memory}: ", "bold"), printable(outcome.content),
                                         f"\n{outcome.reason or '—'}"))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

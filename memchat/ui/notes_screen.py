@@ -8,12 +8,14 @@ re-count the budget.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from memchat.pipeline.services import Services
+from memchat.terminal_text import printable
 from memchat.types import MemchatError, Session
 from memchat.ui import keys
 from memchat.ui.dialogs import TextDialog
@@ -30,11 +32,12 @@ class NotesScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(f"Session {self.session.name} — rolling summary", classes="dialog-title", markup=False)
+            yield Label(printable(f"Session {self.session.name} — rolling summary", one_line=True),
+                        classes="dialog-title", markup=False)
             with VerticalScroll(id="summary-box"):
                 yield Static(id="summary", markup=False)
             yield Label("Cross-turn notes", classes="dialog-title")
-            table: DataTable[str] = DataTable(id="notes", cursor_type="row", zebra_stripes=True)
+            table: DataTable[str | Text] = DataTable(id="notes", cursor_type="row", zebra_stripes=True)
             table.add_column("id", key="id")
             table.add_column("note", key="note")
             yield table
@@ -48,13 +51,13 @@ class NotesScreen(ModalScreen[bool]):
     def reload(self) -> None:
         sessions = self.services.sessions
         summary = sessions.get(self.session.id).summary
-        self.query_one("#summary", Static).update(summary or "(empty — the summary starts when old messages "
+        self.query_one("#summary", Static).update(printable(summary) or "(empty — the summary starts when old messages "
                                                             "leave the window)")
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
         for note in sessions.notes(self.session.id):
-            table.add_row(f"#{note.id}", note.text, key=str(note.id))
+            table.add_row(f"#{note.id}", Text(printable(note.text)), key=str(note.id))  # Text: a "[" is not markup
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
 

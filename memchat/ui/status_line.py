@@ -11,6 +11,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from memchat.terminal_text import printable
+
 
 class StatusLine(Widget):
     model: reactive[str] = reactive("")
@@ -40,7 +42,7 @@ class StatusLine(Widget):
         }
         if self.tokens_per_second is not None:
             parts["speed"] = (f"{self.tokens_per_second:.1f} tok/s  ", "")
-        parts["session"] = (f"session {self.session}", "")
+        parts["session"] = (f"session {printable(self.session, one_line=True)}", "")
         if self.streaming:
             parts["streaming"] = ("  ● replying (Esc stops)", "bold")
         if self.queued:

@@ -7,6 +7,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from memchat.terminal_text import printable
 from memchat.types import Message, Session
 from memchat.ui import keys
 
@@ -24,11 +25,12 @@ class TranscriptScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(f"Session {self.session.name} — source message #{self.source_id}", classes="dialog-title",
+            yield Label(printable(f"Session {self.session.name} — source message #{self.source_id}", one_line=True),
+                        classes="dialog-title",
                         markup=False)
             with VerticalScroll(id="transcript"):
                 for message in self.messages:
-                    line = Static(message.content, markup=False, id=f"message-{message.id}",
+                    line = Static(printable(message.content), markup=False, id=f"message-{message.id}",
                                   classes=f"transcript-{message.role}")
                     line.border_title = f"#{message.id} {message.role}"
                     line.set_class(message.id == self.source_id, "-source")
