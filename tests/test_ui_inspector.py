@@ -10,7 +10,7 @@ from memchat.engine.fake import FakeEmbedder, FakeEngine
 from memchat.types import MemoryDraft
 from memchat.ui.app import MemchatApp
 from memchat.ui.budget_bar import CUT_MARK, BudgetBar, cell_widths, segments, total_label
-from memchat.ui.inspector import PINNED_MARK, Inspector, clip
+from memchat.ui.inspector import PINNED_MARK, Inspector, short_reason
 from memchat.ui.ledger_screen import LedgerScreen
 from memchat.ui.prompt_input import PromptInput
 
@@ -102,7 +102,7 @@ async def test_inspector_lists_every_candidate_with_its_reason(settings):
         for candidate in candidates:
             key = str(candidate.memory.id)
             assert table.get_cell(key, "✔") == ("✔" if candidate.selected else "")
-            assert table.get_cell(key, "reason") == clip(candidate.reason)
+            assert str(table.get_cell(key, "reason")) == short_reason(candidate.reason)
             assert table.get_cell(key, "score") == f"{candidate.score:.2f}"
             table.move_cursor(row=table.get_row_index(key))
             await pilot.pause()

@@ -298,7 +298,8 @@ async def test_browser_explains_the_order_before_a_search_and_shows_keys_plainly
         await pilot.press("f3")
         browser = app.screen
         title = str(browser.query_one("#browser-title").render())
-        assert "newest first" in title and "search" in title
+        assert "most recent first" in title and "search" in title
+        assert browser.query_one("#sort").value == "recency"  # the sort box says the same
         table = browser.query_one("#memories")
         assert {str(table.get_row_at(i)[5]) for i in range(table.row_count)} == {"—"}
         newest = max(m.id for m in app.services.memories.list_items())

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from memchat.config import Settings
@@ -25,7 +26,7 @@ from memchat.engine.protocol import ChatEngine, Embedder
 from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.factory import build_services, open_conversation
 from memchat.pipeline.services import Services
-from memchat.ui import keys, themes
+from memchat.ui import keys, palette, themes
 from memchat.ui.chat_screen import ChatScreen
 from memchat.ui.help_screen import HelpScreen
 from memchat.ui.memory_actions import ForgetLog, MemoryScreen
@@ -90,6 +91,11 @@ class MemchatApp(App[int]):
     def _exit_when_saved(self) -> None:
         if not self.conversation.extracting:
             self.exit()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette (Ctrl+P): memchat's actions for `screen` first, then Textual's."""
+        yield from palette.commands(self, screen)
+        yield from super().get_system_commands(screen)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

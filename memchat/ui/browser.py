@@ -6,6 +6,11 @@ similarity — plus plain substring matches, so forgotten and archived items,
 which recall skips, can still be found; without one it is
 `memories.list`. The detail panel shows every field and the supersession
 history. The memory keys work on the highlighted row.
+
+The list is sorted most recent first until a search gives scores: typing a
+query switches to best match first (unless another order was picked), and
+clearing it switches back, so the sort box and the title always say what the
+order is. The content column takes the width the others leave.
 """
 
 from __future__ import annotations
@@ -30,8 +35,11 @@ from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory
 from memchat.ui import keys
 from memchat.ui.inspector import PINNED_MARK, memory_text
 from memchat.ui.memory_actions import ForgetLog, MemoryScreen
+from memchat.ui.tables import FittedTable
 
 SORTS = ("score", "recency", "importance")
+ORDER_TITLES = {"score": "best match first", "recency": "most recent first", "importance": "most important first"}
+COLUMNS = ("id", "pin", "kind", "status", "imp", "score", "content", "updated")
 SEARCH_SETTLE_SECONDS = 0.3
 NARROW_COLUMNS = 110
 SHORT_ROWS = 30
@@ -52,10 +60,13 @@ def sort_memories(memories: list[Memory], scores: dict[int, float], order: str) 
     return sorted(memories, key=lambda m: (-max(m.updated_at, m.last_access_at), -m.id))
 
 
-class MemoryList(DataTable):
+class MemoryList(FittedTable):
     """The browser's table; the memory keys are bound here so typing in the search box stays typing."""
 
     BINDINGS = keys.bindings("memory")
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(flex={"content": 1.0}, id=id)
 
 
 class BrowserScreen(MemoryScreen):
@@ -74,6 +85,10 @@ class BrowserScreen(MemoryScreen):
         self.services = services
         self.forget_log = forget_log
         self._settle: Timer | None = None
+        self._sort_chosen = False
+        """The user picked the order: a search does not change it to best match."""
+        self._sort_set = "recency"
+        """The order last set here (not by the user); a Changed event with it is no choice."""
 
     def compose(self) -> ComposeResult:
         yield Label("Memories", id="browser-title", classes="pane-title", markup=False)
@@ -83,16 +98,16 @@ class BrowserScreen(MemoryScreen):
                          id="kind")
             yield Select([("all statuses", "")] + [(s, s) for s in MEMORY_STATUSES], value="active",
                          allow_blank=False, id="status")
-            yield Select([(f"by {s}", s) for s in SORTS], value="score", allow_blank=False, id="sort")
+            yield Select([(f"by {s}", s) for s in SORTS], value="recency", allow_blank=False, id="sort")
         with Horizontal(id="browser-body"):
-            yield MemoryList(id="memories", cursor_type="row", zebra_stripes=True)
+            yield MemoryList(id="memories")
             with VerticalScroll(id="memory-detail"):
                 yield Static("", id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(MemoryList)
-        for column in ("id", "pin", "kind", "status", "imp", "score", "content", "updated"):
+        for column in COLUMNS:
             table.add_column(column, key=column)
         self.reload_memories()
         table.focus()
@@ -116,16 +131,36 @@ class BrowserScreen(MemoryScreen):
 
     @on(Input.Changed, "#search")
     def _search_typed(self) -> None:
+        if self.query_text and not self._sort_chosen:
+            self._set_sort("score")
+        elif not self.query_text and self._filter("sort") == "score":
+            self._set_sort("recency")  # no query, no scores
         if self._settle is not None:
             self._settle.stop()
         self._settle = self.set_timer(SEARCH_SETTLE_SECONDS, self.reload_memories)
+
+    def _set_sort(self, order: str) -> None:
+        self._sort_set = order
+        sort = self.query_one("#sort", Select)
+        with sort.prevent(Select.Changed):
+            sort.value = order
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self) -> None:
         self.query_one(MemoryList).focus()
 
-    @on(Select.Changed)
+    @on(Select.Changed, "#kind")
+    @on(Select.Changed, "#status")
     def _filter_changed(self) -> None:
+        self.reload_memories()
+
+    @on(Select.Changed, "#sort")
+    def _sort_changed(self, event: Select.Changed) -> None:
+        if event.value == "score" and not self.query_text:
+            self.notify("Scores come from a search: type what you look for (/).", severity="warning")
+            self._set_sort("recency")
+        elif event.value != self._sort_set:
+            self._sort_chosen = True
         self.reload_memories()
 
     def reload_memories(self, recount: bool = True) -> None:
@@ -166,23 +201,20 @@ class BrowserScreen(MemoryScreen):
 
     def _show(self, memories: list[Memory], scores: dict[int, float]) -> None:
         table = self.query_one(MemoryList)
-        keep = self.selected_memory_id()
-        table.clear()
         order = self._filter("sort")
         unscored = "—" if not self.query_text else ""
-        for memory in sort_memories(memories, scores, order):
-            table.add_row(
+        table.set_rows(COLUMNS, {
+            str(memory.id): [
                 f"#{memory.id}", PINNED_MARK if memory.pinned else "", memory.kind, memory.status,
                 f"{memory.importance:.2f}", f"{scores[memory.id]:.2f}" if memory.id in scores else unscored,
-                memory_text(memory), _when(memory.updated_at), key=str(memory.id),
-            )
-        if self.query_text:
-            where = f" matching “{self.query_text}”"
-        else:
-            where = " · newest first: scores come from a search (/)" if order == "score" else ""
-        self.query_one("#browser-title", Label).update(f"Memories — {table.row_count} shown{where}")
-        if keep is not None and str(keep) in table.rows:
-            table.move_cursor(row=table.get_row_index(str(keep)))
+                memory_text(memory), _when(memory.updated_at),
+            ]
+            for memory in sort_memories(memories, scores, order)
+        })
+        where = f" matching “{printable(self.query_text)}”" if self.query_text else ""
+        hint = "" if self.query_text else " (search with / for best match)"
+        self.query_one("#browser-title", Label).update(
+            f"Memories — {table.row_count} shown{where} · {ORDER_TITLES[order]}{hint}")
         self._show_detail(self.selected_memory_id())
 
     # ---- selection and detail ------------------------------------------------------

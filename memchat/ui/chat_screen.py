@@ -39,6 +39,9 @@ from memchat.ui.status_line import StatusLine
 WIDE_COLUMNS = 100
 """Below this terminal width the inspector collapses (F2 still opens it)."""
 INSPECTOR_WIDTH, INSPECTOR_STEP, INSPECTOR_MIN, CHAT_MIN = 58, 8, 32, 30
+INSPECTOR_SHARE = 0.5
+"""Until resized with Alt+←/→ the inspector takes this share of a wide terminal (at least INSPECTOR_WIDTH):
+at 160 columns, room for a reason and a readable part of each memory."""
 VISIBLE_OUTCOMES = ("added", "merged", "superseded", "pending", "deleted")
 
 
@@ -47,8 +50,8 @@ class ChatScreen(MemoryScreen):
 
     inspector_open: reactive[bool] = reactive(True)
     """The inspector pane is shown."""
-    inspector_width: reactive[int] = reactive(INSPECTOR_WIDTH)
-    """Width of the inspector pane in cells."""
+    inspector_width: reactive[int] = reactive(0)
+    """Width of the inspector pane in cells; 0 until the user resizes it (then it follows the terminal)."""
 
     def __init__(self, services: Services, conversation: Conversation, forget_log: ForgetLog) -> None:
         super().__init__()
@@ -148,10 +151,13 @@ class ChatScreen(MemoryScreen):
     def watch_inspector_width(self) -> None:
         self._apply_inspector_width()
 
+    def _wanted_inspector_width(self) -> int:
+        return self.inspector_width or max(INSPECTOR_WIDTH, int(self.app.size.width * INSPECTOR_SHARE))
+
     def _apply_inspector_width(self) -> None:
         """The chosen width, but never more than the screen leaves beside the chat (F2 on a narrow terminal)."""
         room = self.app.size.width - CHAT_MIN - 1
-        self.query_one(Inspector).styles.width = max(INSPECTOR_MIN, min(self.inspector_width, room))
+        self.query_one(Inspector).styles.width = max(INSPECTOR_MIN, min(self._wanted_inspector_width(), room))
 
     def _streaming_changed(self, streaming: bool) -> None:
         self.query_one(StatusLine).streaming = streaming
@@ -213,10 +219,11 @@ class ChatScreen(MemoryScreen):
         self.inspector_open = not self.inspector_open
 
     def action_narrow_inspector(self) -> None:
-        self.inspector_width = max(INSPECTOR_MIN, self.inspector_width - INSPECTOR_STEP)
+        self.inspector_width = max(INSPECTOR_MIN, self._wanted_inspector_width() - INSPECTOR_STEP)
 
     def action_widen_inspector(self) -> None:
-        self.inspector_width = min(max(INSPECTOR_MIN, self.size.width - CHAT_MIN), self.inspector_width + INSPECTOR_STEP)
+        self.inspector_width = min(max(INSPECTOR_MIN, self.size.width - CHAT_MIN),
+                                   self._wanted_inspector_width() + INSPECTOR_STEP)
 
     @on(BudgetBar.LedgerRequested)
     def action_ledger(self) -> None:

@@ -8,7 +8,8 @@ was typed.
 
 Ctrl+S is an ordinary (not a priority) binding, so it reaches the screen after
 the text area has handled every key typed before it: saving right after typing
-saves what was typed.
+saves what was typed. In the text box Ctrl+A selects all and Ctrl+L clears
+(both undoable with Ctrl+Z); Home goes to the start of the line.
 """
 
 from __future__ import annotations
@@ -26,12 +27,24 @@ from memchat.types import MEMORY_KINDS, MemchatError, MemoryDraft
 from memchat.ui import keys
 from memchat.ui.feedback import as_memchat_error
 
+EDIT_KEYS = "Ctrl+A selects all · Ctrl+L clears"
+SAVE_HINT = "Ctrl+S saves · Esc cancels"
 HAND_IMPORTANCE = 0.7
 """Importance of a memory added by hand: the user chose to keep it."""
 
 T = TypeVar("T")
 Save = Callable[[T], str]
 """Stores a dialog's value and returns what to tell the user; raises to keep the dialog open."""
+
+
+class EditorArea(TextArea):
+    """A dialog's text box: Select all and Clear on keys people try first (see `keys`, group "editor")."""
+
+    BINDINGS = keys.bindings("editor")
+
+    def action_clear(self) -> None:
+        """Empty the box as one edit, so Ctrl+Z brings the text back."""
+        self.replace("", (0, 0), self.document.end)
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -135,10 +148,10 @@ class TextDialog(SavingDialog[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self._title, classes="dialog-title", markup=False)
-            yield TextArea(self._text, soft_wrap=True, id="dialog-text")
+            yield EditorArea(self._text, soft_wrap=True, id="dialog-text")
             yield self.status_line()
             with Horizontal(classes="dialog-buttons"):
-                yield Static(self._hint or "Ctrl+S saves · Esc cancels", classes="dialog-hint")
+                yield Static(f"{self._hint or SAVE_HINT} · {EDIT_KEYS}", classes="dialog-hint", markup=False)
                 yield Button("Save", variant="primary", id="save")
                 yield Button("Cancel", id="cancel")
 
@@ -157,14 +170,14 @@ class AddMemoryDialog(SavingDialog[MemoryDraft]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Add a memory", classes="dialog-title")
-            yield TextArea(soft_wrap=True, id="dialog-text",
+            yield EditorArea(soft_wrap=True, id="dialog-text",
                            placeholder="One self-contained sentence, e.g. The user is allergic to peanuts.")
             with Horizontal(classes="dialog-row"):
                 yield Select([(kind, kind) for kind in MEMORY_KINDS], value="fact", allow_blank=False, id="kind")
                 yield Checkbox("pin it", id="pinned")
             yield self.status_line()
             with Horizontal(classes="dialog-buttons"):
-                yield Static("Ctrl+S saves · Esc cancels", classes="dialog-hint")
+                yield Static(f"{SAVE_HINT} · {EDIT_KEYS}", classes="dialog-hint", markup=False)
                 yield Button("Add", variant="primary", id="save")
                 yield Button("Cancel", id="cancel")
 

@@ -2,13 +2,16 @@
 
 Every candidate is listed, selected or not, with its score and the reason for
 the decision; below, each write outcome and any extraction failure with the
-model's raw output. The pane is narrow, so each table's content column takes
-the room the others leave (clipped, never scrolling sideways), and the detail
-line under each table shows its highlighted row whole — reason, content and
-the score breakdown. Rows are keyed by memory id and redrawn from the memories'
-current state after a pin, forget or edit. The memory keys (pin, forget, …) are
-bound here and handled by the screen, which asks `selected_memory_id` what
-they apply to.
+model's raw output. The pane is narrow, so the reason (in its short form,
+e.g. "below floor") and the content share the room the other columns leave,
+the content taking what a short reason leaves (clipped by cell width, never scrolling
+sideways: see `tables.FittedTable`), and the detail line under each table shows
+its highlighted row whole — reason, content and the score breakdown. Rows are
+keyed by memory id and redrawn from the memories' current state after a pin,
+forget or edit; a memory no longer active (superseded, forgotten, purged) is
+not ticked as selected, whatever recall decided at the time. The memory keys
+(pin, forget, …) are bound here and handled by the screen, which asks
+`selected_memory_id` what they apply to.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -25,42 +27,29 @@ from textual.widgets import DataTable, Label, Static
 from memchat.terminal_text import printable
 from memchat.types import Candidate, ExtractionFailure, Memory, Signals, WriteOutcome, format_day
 from memchat.ui import keys
+from memchat.ui.tables import FittedTable
 
 CANDIDATE_COLUMNS = ("id", "✔", "pin", "score", "reason", "content")
 """The score breakdown (similarity, keyword, recency, importance) is in the detail line of the highlighted row."""
 WRITE_COLUMNS = ("action", "id", "reason", "content")
-REASON_WIDTH = 14
-"""Reasons are clipped to this many cells in the tables; the detail line under each table has them whole."""
-MIN_CONTENT_WIDTH = 12
+FLEX = {"reason": 1.0, "content": 1.0}
+"""The reason and the content share the free width; a short reason leaves the rest to the content."""
 PINNED_MARK = "●"
+SELECTED_MARK = "✔"
 
 
 def _num(value: float) -> str:
     return f"{value:.2f}"
 
 
-def clip(text: str, width: int = REASON_WIDTH) -> str:
-    """`text` in at most `width` cells, an ellipsis marking a cut."""
-    return text if len(text) <= width else text[: width - 1] + "…"
+def short_reason(reason: str) -> str:
+    """A reason without its figures ("below floor (0.29 < 0.52)" → "below floor"); the detail line has them."""
+    return reason.split(" (", 1)[0]
 
 
-def fill_table(table: DataTable[Any], columns: Sequence[str], rows: Mapping[str, tuple[list[str | Text], Text]]) -> None:
-    """Refill `table` (key → (cells, content)); each content is clipped to the room the other columns
-    leave, so the table never scrolls sideways. Columns are re-added, so their widths are measured afresh."""
-    table.clear(columns=True)
-    for name in columns:
-        table.add_column(name, key=name)
-    padding = 2 * table.cell_padding
-    others = sum(
-        padding + max([cell_len(name)] + [cell_len(str(cells[index])) for cells, _ in rows.values()])
-        for index, name in enumerate(columns[:-1])
-    )
-    scrollbar = table.styles.scrollbar_size_vertical if len(rows) > table.size.height - 1 else 0
-    room = max(MIN_CONTENT_WIDTH, table.size.width - others - padding - scrollbar)
-    for key, (cells, content) in rows.items():
-        clipped = content.copy()
-        clipped.truncate(room, overflow="ellipsis")
-        table.add_row(*cells, clipped, key=key)
+def shown_selected(candidate: Candidate, purged: bool = False) -> bool:
+    """Ticked as selected: recall chose it and it is still active (not superseded, forgotten or purged since)."""
+    return candidate.selected and not purged and candidate.memory.status == "active"
 
 
 def memory_text(memory: Memory | None) -> Text:
@@ -108,13 +97,13 @@ class Inspector(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("Recall — no turn yet", id="recall-title", classes="pane-title")
-        candidates: DataTable[str | Text] = DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
+        candidates = FittedTable(flex=FLEX, id="candidates")
         for name in CANDIDATE_COLUMNS:
             candidates.add_column(name, key=name)
         yield candidates
         yield Static("Memories recall considered for the last message appear here.", id="candidate-detail")
         yield Label("Written to memory", id="writes-title", classes="pane-title")
-        writes: DataTable[str | Text] = DataTable(id="writes", cursor_type="row", zebra_stripes=True)
+        writes = FittedTable(flex=FLEX, id="writes")
         for name in WRITE_COLUMNS:
             writes.add_column(name, key=name)
         yield writes
@@ -155,11 +144,6 @@ class Inspector(Vertical):
                 candidate.memory = memory
         self._draw_candidates(cursor_row=self.query_one("#candidates", DataTable).cursor_row)
 
-    def on_resize(self) -> None:
-        """The pane was resized (Alt+←/→, the terminal): the content columns take the new room."""
-        self._draw_candidates(cursor_row=self.query_one("#candidates", DataTable).cursor_row)
-        self._draw_writes(cursor_row=self.query_one("#writes", DataTable).cursor_row)
-
     # ---- what the screen asks ---------------------------------------------------
     @property
     def memory_ids(self) -> list[int]:
@@ -181,28 +165,27 @@ class Inspector(Vertical):
 
     # ---- internals ------------------------------------------------------------
     def _draw_candidates(self, cursor_row: int) -> None:
-        table = self.query_one("#candidates", DataTable)
-        fill_table(table, CANDIDATE_COLUMNS, {
-            str(memory_id): (
-                [f"#{memory_id}", "✔" if c.selected else "", PINNED_MARK if c.memory.pinned else "",
-                 _num(c.score), clip(c.reason)],
+        table = self.query_one("#candidates", FittedTable)
+        table.set_rows(CANDIDATE_COLUMNS, {
+            str(memory_id): [
+                f"#{memory_id}", SELECTED_MARK if shown_selected(c, memory_id in self._purged) else "",
+                PINNED_MARK if c.memory.pinned else "", _num(c.score), Text(short_reason(c.reason)),
                 memory_text(None if memory_id in self._purged else c.memory),
-            )
+            ]
             for memory_id, c in self._candidates.items()
-        })
+        }, keep_cursor=False)
         if table.row_count:
             table.move_cursor(row=min(cursor_row, table.row_count - 1))
 
     def _draw_writes(self, cursor_row: int) -> None:
-        table = self.query_one("#writes", DataTable)
-        fill_table(table, WRITE_COLUMNS, {
-            f"w{index}": (
-                [Text(o.action, style="bold" if o.action != "skipped" else "dim"),
-                 f"#{o.memory_id}" if o.memory_id else "", clip(o.reason)],
-                Text(printable(o.content)),
-            )
+        table = self.query_one("#writes", FittedTable)
+        table.set_rows(WRITE_COLUMNS, {
+            f"w{index}": [
+                Text(o.action, style="bold" if o.action != "skipped" else "dim"),
+                f"#{o.memory_id}" if o.memory_id else "", Text(short_reason(o.reason)), Text(printable(o.content)),
+            ]
             for index, o in enumerate(self._writes)
-        })
+        }, keep_cursor=False)
         if table.row_count:
             table.move_cursor(row=min(cursor_row, table.row_count - 1))
 
@@ -213,6 +196,8 @@ class Inspector(Vertical):
             return
         memory, s = candidate.memory, candidate.signals
         verdict = "selected" if candidate.selected else "not selected"
+        if candidate.selected and not shown_selected(candidate):
+            verdict = f"was selected for this turn, now {memory.status}"
         detail.update(Text.assemble(
             (f"#{memory.id} [{memory.kind}] ", "bold"), memory_text(memory),
             f"\n{verdict}: {candidate.reason or '—'}",

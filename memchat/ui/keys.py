@@ -46,6 +46,7 @@ GROUP_TITLES: dict[str, str] = {
     "ledger": "Budget ledger",
     "viewer": "Help, transcript",
     "dialog": "Edit dialogs",
+    "editor": "Edit dialogs' text box",
     "confirm": "Confirmation",
 }
 
@@ -67,7 +68,8 @@ KEYMAP: tuple[KeySpec, ...] = (
     KeySpec("input", "unqueue", "up", "Take the last queued message back (empty box)", short="Edit queued"),
     KeySpec("memory", "pin", "p", "Pin/unpin", target="screen."),
     KeySpec("memory", "forget", "f", "Forget", target="screen."),
-    KeySpec("memory", "undo", "u", "Undo forget", target="screen."),
+    KeySpec("memory", "undo", "u", "Undo forget (or restore the highlighted forgotten memory)", target="screen.",
+            short="Undo forget"),
     KeySpec("memory", "purge", "x", "Purge", target="screen."),
     KeySpec("memory", "edit", "e", "Edit", target="screen."),
     KeySpec("memory", "add", "a", "Add", target="screen."),
@@ -82,6 +84,8 @@ KEYMAP: tuple[KeySpec, ...] = (
     KeySpec("viewer", "close", "escape", "Close"),
     KeySpec("dialog", "save", "ctrl+s", "Save"),
     KeySpec("dialog", "close", "escape", "Cancel"),
+    KeySpec("editor", "select_all", "ctrl+a", "Select all"),
+    KeySpec("editor", "clear", "ctrl+l", "Clear the text (Ctrl+Z brings it back)", short="Clear"),
     KeySpec("confirm", "confirm", "y", "Yes"),
     KeySpec("confirm", "close", "escape,n", "No"),
 )

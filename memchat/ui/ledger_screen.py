@@ -6,11 +6,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label, Static
 
 from memchat.types import BudgetReport
 from memchat.ui import keys
 from memchat.ui.budget_bar import CUT_MARK, segments, total_label
+from memchat.ui.tables import Cell, FittedTable
+
+COLUMNS = ("block", "tokens", "limit", "of n_ctx", "cut", "what it is")
 
 EXPLAINED: dict[str, str] = {
     "system": "the system prompt",
@@ -48,23 +51,23 @@ class LedgerScreen(ModalScreen[None]):
                 f"{report.available:,} available, {report.reserved_output:,} reserved for the reply; {exact}.",
                 classes="dialog-body",
             )
-            yield DataTable(id="ledger", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(flex={"cut": 1.0, "what it is": 1.0}, id="ledger")
             yield Static("Esc or F4 closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for column in ("block", "tokens", "limit", "of n_ctx", "cut", "what it is"):
-            table.add_column(column, key=column)
+        table = self.query_one(FittedTable)
         n_ctx = self.report.n_ctx
+        rows: dict[str, list[Cell]] = {}
         for part in segments(self.report):
             usage = self.report.block(part.name)
             limit = f"{usage.limit:,}" if usage and usage.limit else "—"
             cut = Text(f"{CUT_MARK} {part.cut}", style="bold") if part.cut else Text("—", style="dim")
-            table.add_row(part.label, f"{part.tokens:,}", limit, _share(part.tokens, n_ctx), cut,
-                          EXPLAINED.get(part.name, ""), key=part.name)
-        table.add_row(Text("total", style="bold"), f"{self.report.prompt_tokens + self.report.reserved_output:,}",
-                      f"{n_ctx:,}", _share(self.report.prompt_tokens + self.report.reserved_output, n_ctx), "",
-                      "prompt + reply", key="total")
+            rows[part.name] = [part.label, f"{part.tokens:,}", limit, _share(part.tokens, n_ctx), cut,
+                               EXPLAINED.get(part.name, "")]
+        total = self.report.prompt_tokens + self.report.reserved_output
+        rows["total"] = [Text("total", style="bold"), f"{total:,}", f"{n_ctx:,}", _share(total, n_ctx), "",
+                         "prompt + reply"]
+        table.set_rows(COLUMNS, rows)
         table.focus()
 
     def action_close(self) -> None:

@@ -38,6 +38,13 @@ class ForgetLog:
     def pop(self) -> tuple[int, str] | None:
         return self._entries.pop() if self._entries else None
 
+    def take(self, memory_id: int) -> str | None:
+        """The status `memory_id` had before its latest forget in this run (the entry is removed), or None."""
+        for index in range(len(self._entries) - 1, -1, -1):
+            if self._entries[index][0] == memory_id:
+                return self._entries.pop(index)[1]
+        return None
+
     def __len__(self) -> int:
         return len(self._entries)
 
@@ -81,8 +88,9 @@ class MemoryScreen(Screen):
             event.stop()
 
     # ---- helpers ----------------------------------------------------------------
-    def _selected(self) -> Memory | None:
-        memory_id = self.selected_memory_id()
+    def _selected(self, memory_id: int | None = None) -> Memory | None:
+        """The memory an action applies to: `memory_id` (from the command palette) or the highlighted one."""
+        memory_id = memory_id if memory_id is not None else self.selected_memory_id()
         if memory_id is None:
             self.notify("No memory under the cursor — Tab to a memory table and pick a row.", severity="warning")
             return None
@@ -102,15 +110,15 @@ class MemoryScreen(Screen):
         self.app.post_message(self.MemoriesChanged(memory_id, recount))
 
     # ---- actions ----------------------------------------------------------------
-    def action_pin(self) -> None:
-        memory = self._selected()
+    def action_pin(self, memory_id: int | None = None) -> None:
+        memory = self._selected(memory_id)
         if memory is not None:
             updated = self.services.memories.pin(memory.id, not memory.pinned)
             self.notify(f"{'Pinned' if updated.pinned else 'Unpinned'} #{memory.id}.")
             self._changed(memory.id)
 
-    def action_forget(self) -> None:
-        memory = self._selected()
+    def action_forget(self, memory_id: int | None = None) -> None:
+        memory = self._selected(memory_id)
         if memory is None:
             return
         if memory.status == "deleted":
@@ -121,12 +129,22 @@ class MemoryScreen(Screen):
         self.notify(f"Forgot #{memory.id} — press u to undo.", title="forgotten")
         self._changed(memory.id)
 
-    def action_undo(self) -> None:
+    def action_undo(self, memory_id: int | None = None) -> None:
+        """Restore the highlighted memory (or `memory_id`) if it is forgotten, whenever that was (to the
+        status it had if it was forgotten in this run, else active); otherwise undo this run's last forget."""
+        memory_id = memory_id if memory_id is not None else self.selected_memory_id()
+        highlighted = self.services.memories.get(memory_id) if memory_id is not None else None
+        if highlighted is not None and highlighted.status == "deleted":
+            self._restore(highlighted.id, self.forget_log.take(highlighted.id) or "active")
+            return
         entry = self.forget_log.pop()
         if entry is None:
-            self.notify("Nothing to undo.", severity="warning")
+            self.notify("Nothing to undo — highlight a forgotten memory (status: deleted) to restore it.",
+                        severity="warning")
             return
-        memory_id, status = entry
+        self._restore(*entry)
+
+    def _restore(self, memory_id: int, status: str) -> None:
         if self.services.memories.get(memory_id) is None:
             self.notify(f"#{memory_id} was purged; it cannot come back.", severity="warning")
             return
@@ -134,8 +152,8 @@ class MemoryScreen(Screen):
         self.notify(f"Restored #{memory_id} ({status}).")
         self._changed(memory_id)
 
-    def action_purge(self) -> None:
-        memory = self._selected()
+    def action_purge(self, memory_id: int | None = None) -> None:
+        memory = self._selected(memory_id)
         if memory is None:
             return
 
@@ -156,8 +174,8 @@ class MemoryScreen(Screen):
             "Purge",
         ), purge)
 
-    def action_edit(self) -> None:
-        memory = self._selected()
+    def action_edit(self, memory_id: int | None = None) -> None:
+        memory = self._selected(memory_id)
         if memory is None:
             return
 
@@ -187,8 +205,8 @@ class MemoryScreen(Screen):
 
         self._open(AddMemoryDialog(save), saved)
 
-    def action_source(self) -> None:
-        memory = self._selected()
+    def action_source(self, memory_id: int | None = None) -> None:
+        memory = self._selected(memory_id)
         if memory is None:
             return
         if memory.source_message is None:

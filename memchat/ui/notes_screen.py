@@ -19,6 +19,7 @@ from memchat.terminal_text import printable
 from memchat.types import MemchatError, Session
 from memchat.ui import keys
 from memchat.ui.dialogs import TextDialog
+from memchat.ui.tables import FittedTable
 
 
 class NotesScreen(ModalScreen[bool]):
@@ -29,6 +30,8 @@ class NotesScreen(ModalScreen[bool]):
         self.services = services
         self.session = session
         self.changed = False
+        self._notes: dict[int, str] = {}
+        """The notes shown, whole (the table may clip them)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -37,7 +40,7 @@ class NotesScreen(ModalScreen[bool]):
             with VerticalScroll(id="summary-box"):
                 yield Static(id="summary", markup=False)
             yield Label("Cross-turn notes", classes="dialog-title")
-            table: DataTable[str | Text] = DataTable(id="notes", cursor_type="row", zebra_stripes=True)
+            table = FittedTable(flex={"note": 1.0}, id="notes")  # a long note is clipped, never scrolled sideways
             table.add_column("id", key="id")
             table.add_column("note", key="note")
             yield table
@@ -53,20 +56,19 @@ class NotesScreen(ModalScreen[bool]):
         summary = sessions.get(self.session.id).summary
         self.query_one("#summary", Static).update(printable(summary) or "(empty — the summary starts when old messages "
                                                             "leave the window)")
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        table.clear()
-        for note in sessions.notes(self.session.id):
-            table.add_row(f"#{note.id}", Text(printable(note.text)), key=str(note.id))  # Text: a "[" is not markup
-        if table.row_count:
-            table.move_cursor(row=min(row, table.row_count - 1))
+        table = self.query_one(FittedTable)
+        notes = sessions.notes(self.session.id)
+        self._notes = {note.id: printable(note.text) for note in notes}
+        table.set_rows(("id", "note"), {str(note.id): [f"#{note.id}", Text(self._notes[note.id])] for note in notes},
+                       keep_cursor=False)  # Text: a "[" is not markup
 
     def _selected_note(self) -> tuple[int, str] | None:
         table = self.query_one(DataTable)
         if not table.row_count:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        return int(key.value or 0), str(table.get_cell(key, "note"))
+        note_id = int(key.value or 0)
+        return note_id, self._notes.get(note_id, "")
 
     def _saved(self) -> None:
         self.changed = True

@@ -173,9 +173,9 @@ class PromptInput(TextArea):
             self.load_text(text)
             self.move_cursor(self.document.end)
             return
-        cursor = self.document.get_index_from_location(self.cursor_location)
+        row, column = self.cursor_location
         self.load_text(f"{text}\n{draft}")
-        self.move_cursor(self.document.get_location_from_index(len(text) + 1 + cursor))
+        self.move_cursor((row + text.count("\n") + 1, column))
 
     def replay(self, typed: str) -> None:
         """Keys typed before the UI was up (see `terminal.TypeAhead`): "\r" sends what came before it."""
