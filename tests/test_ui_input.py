@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import termios
+import threading
 import time
 
 import pytest
@@ -151,14 +152,21 @@ async def test_question_mark_while_streaming_is_text_in_the_box_and_help_elsewhe
 
 
 class FailingEngine(FakeEngine):
+    """Fails once `release` is set, so the test decides what was typed meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
     def stream(self, messages, **kwargs):
-        time.sleep(1.0)
+        self.release.wait(10)
         raise MemchatError("the model crashed", "restart memchat")
         yield ""  # pragma: no cover - makes this a generator
 
 
 async def test_a_failed_turn_puts_it_and_the_queue_back_before_the_draft(settings):
-    app = make_app(settings, engine=FailingEngine())
+    engine = FailingEngine()
+    app = make_app(settings, engine=engine)
     async with app.run_test(size=(120, 40)) as pilot:
         await type_text(pilot, "hello")
         await pilot.press("enter")
@@ -166,6 +174,8 @@ async def test_a_failed_turn_puts_it_and_the_queue_back_before_the_draft(setting
         await pilot.press("enter")
         await type_text(pilot, "draft")
         prompt = app.chat.query_one(PromptInput)
+        assert app.chat.pane.queued == 1
+        engine.release.set()
         await wait_until(pilot, lambda: not app.chat.pane.busy and "hello" in prompt.text, timeout=5)
         assert prompt.text == "hello\nqueued one\ndraft"
         assert bubbles(app) == [] and app.chat.pane.queued == 0
@@ -213,3 +223,16 @@ def test_type_ahead_does_nothing_without_a_terminal(tmp_path):
         held = TypeAhead(stream).start()
         assert held.collect() == ""
         held.restore()
+
+
+async def test_esc_and_a_key_merged_into_alt_key_still_stop_the_reply_and_type(settings):
+    from textual import events
+
+    app = make_app(settings, [LONG_REPLY], delay=0.05)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await streaming_reply(pilot, app)
+        app.post_message(events.Key("alt+n", "n"))  # what tmux sends for Esc then "n" within its escape-time
+        await type_text(pilot, "ever mind")
+        await wait_until(pilot, lambda: replied(app) and not app.chat.pane.busy, timeout=5)
+        assert app.conversation.history()[-1].cancelled
+        assert app.chat.query_one(PromptInput).text == "never mind"

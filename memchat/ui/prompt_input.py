@@ -102,6 +102,8 @@ class PromptInput(TextArea):
 
         Without `prevent_default` the key goes on to TextArea's own handler, which inserts it.
         """
+        if event.key.startswith("alt+") and event.is_printable:
+            await self._escape_then_type()
         if event.is_printable and not self.read_only:
             event.stop()
             event.prevent_default()
@@ -115,6 +117,13 @@ class PromptInput(TextArea):
             event.stop()
             event.prevent_default()
             await self.run_action(action)
+
+    async def _escape_then_type(self) -> None:
+        """Esc and the next key, arriving together, reach us as Alt+key (tmux does this with keys typed
+        within its escape-time of Esc): run what Esc does (stop the reply); the character is typed as usual."""
+        escape = self.screen.active_bindings.get("escape")
+        if escape is not None and escape.enabled:
+            await self.app.run_action(escape.binding.action, escape.node)
 
     def _own_action(self, key: str) -> str | None:
         """The action of OWN_KEYS that `key` triggers now (New line is hidden, not off, while a turn runs)."""
