@@ -7,9 +7,13 @@ Priya.", every later reply may be that sentence again. Judging is pure (`similar
 
 1. the reply with the configured sampler, judged when it ends (or as soon as its first words are
    an earlier reply's first words);
-2. a retry with another seed, a warmer sampler, presence/frequency penalties and a penalty on
-   continuing any run copied from the earlier replies and the quoted memories (`Sampling.avoid`);
-3. the same, with the earlier assistant replies left out of the prompt — the pattern being copied.
+2. a retry without the earlier assistant replies in the prompt (the pattern a small model copies),
+   another seed, presence/frequency penalties and a penalty on continuing any run copied from the
+   earlier replies (`Sampling.avoid`);
+3. the same, warmer, and also kept from copying the quoted memories.
+
+A repeat is a reply ≥ 0.9 similar to an earlier one, or one opening with an earlier reply's first
+words and ≥ 0.6 similar (a template with a word swapped).
 
 The first reply that passes is final; if none does, the least similar one is.
 """
@@ -28,6 +32,10 @@ NEAR_DUPLICATE = 0.9
 """Word-level similarity at and above which two replies count as the same reply."""
 COPY_PREFIX_WORDS = 8
 """A reply whose first this many words are an earlier reply's first words is stopped there."""
+TEMPLATE_OPENING = 4
+TEMPLATE_SIMILARITY = 0.6
+"""A reply opening with an earlier reply's first TEMPLATE_OPENING words and this similar to it is that
+reply again with a word or two swapped ("The user's name is Priya." → "… is Mia.")."""
 AVOID_REPLIES = 12
 """How many of the latest earlier replies a retry is told not to copy."""
 
@@ -86,6 +94,9 @@ def judge(reply: str, earlier: Sequence[str], quoted: Sequence[str]) -> Verdict:
     score, source = most_similar(reply, earlier)
     if score >= NEAR_DUPLICATE:
         return Verdict("repeat", score, source)
+    template = [(similarity(reply, text), text) for text in earlier if same_opening(reply, text)]
+    if template and max(template)[0] >= TEMPLATE_SIMILARITY:
+        return Verdict("repeat", *max(template))
     score, source = most_similar(reply, quoted)
     if score >= NEAR_DUPLICATE:
         return Verdict("echo", score, source)
@@ -94,6 +105,12 @@ def judge(reply: str, earlier: Sequence[str], quoted: Sequence[str]) -> Verdict:
     if matches and all(m[0] >= NEAR_DUPLICATE for m in matches):
         return Verdict("echo", min(m[0] for m in matches), matches[0][1])
     return Verdict()
+
+
+def same_opening(a: str, b: str, n: int = TEMPLATE_OPENING) -> bool:
+    """Both texts open with the same `n` words ("The user's name is …")."""
+    wa, wb = words(a), words(b)
+    return len(wa) >= n and wa[:n] == wb[:n]
 
 
 def copies_opening(partial: str, earlier: Sequence[str], min_words: int = COPY_PREFIX_WORDS) -> bool:
@@ -115,12 +132,16 @@ class Retry:
     presence_penalty: float
     frequency_penalty: float
     drop_replies: bool
+    avoid_quoted: bool
+    """Penalise copying the quoted memories too, not only the earlier replies."""
 
 
 RETRIES = (
-    Retry(temperature=0.7, presence_penalty=0.4, frequency_penalty=0.2, drop_replies=False),
-    Retry(temperature=0.8, presence_penalty=0.6, frequency_penalty=0.3, drop_replies=True),
+    Retry(temperature=0.5, presence_penalty=0.3, frequency_penalty=0.2, drop_replies=True, avoid_quoted=False),
+    Retry(temperature=0.8, presence_penalty=0.6, frequency_penalty=0.3, drop_replies=True, avoid_quoted=True),
 )
+"""On the default 135M model a retry that keeps the earlier replies in the prompt mostly copies them
+with a new name; without them it answers the message (the same question on an empty session does)."""
 
 
 class ReplyGuard:
@@ -147,7 +168,7 @@ class ReplyGuard:
 
     def attempts(self, messages: Sequence[ChatMessage]) -> Iterator[tuple[list[ChatMessage], Sampling]]:
         yield list(messages), self.sampling
-        avoid = tuple(self.earlier[-AVOID_REPLIES:]) + tuple(self.quoted)
+        replies = tuple(self.earlier[-AVOID_REPLIES:])
         for number, retry in enumerate(self.retries, start=1):
             if self.settled or not self.reviewed:
                 return
@@ -157,7 +178,7 @@ class ReplyGuard:
                 temperature=max(self.sampling.temperature, retry.temperature),
                 presence_penalty=max(self.sampling.presence_penalty, retry.presence_penalty),
                 frequency_penalty=max(self.sampling.frequency_penalty, retry.frequency_penalty),
-                avoid=avoid,
+                avoid=replies + (tuple(self.quoted) if retry.avoid_quoted else ()),
             )
             yield (without_replies(messages) if retry.drop_replies else list(messages)), sampling
 
