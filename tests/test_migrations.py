@@ -24,6 +24,7 @@ EXPECTED_TABLES = {
     5: {"memories", "memories_fts"},
     6: {"memories_fts"},
     7: {"messages"},
+    8: {"meta"},
 }
 
 

@@ -20,6 +20,7 @@ from memchat.memory.secrets import secret_kind
 from memchat.memory.slots import embedding_text
 from memchat.memory.store import Database, Row
 from memchat.memory.terms import index_text, query_terms
+from memchat.memory.vector_index import VectorIndex, bump_epoch
 from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
 
 _FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confidence", "created_at", "updated_at", "last_access_at", "access_count", "source_session", "source_message", "status", "pinned", "expires_at", "superseded_by", "event_at", "event_text", "event_grain", "origin_id"]
@@ -53,6 +54,7 @@ class MemoryStore:
         self.embedder = embedder
         self._ready: dict[str, list[float]] = {}
         db.ensure_vectors(embedder.dim, embedder.name)
+        self.index = VectorIndex(db, embedder.dim)
 
     # ---- embeddings -----------------------------------------------------------
     @contextmanager
@@ -122,6 +124,7 @@ class MemoryStore:
                 (content, index_text(content), time.time() if now is None else now, memory_id),
             )
             self.db.execute("DELETE FROM memories_vec WHERE rowid = ?", (memory_id,))
+            bump_epoch(self.db)
             self.db.execute(
                 "INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
                 (memory_id, sqlite_vec.serialize_float32(vector)),
@@ -258,12 +261,8 @@ class MemoryStore:
 
     # ---- search routes ------------------------------------------------------
     def knn(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
-        """(id, cosine similarity) of the k nearest vectors, any status."""
-        rows = self.db.rows(
-            "SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?",
-            (sqlite_vec.serialize_float32(list(vector)), k),
-        )
-        return [(r["rowid"], 1.0 - r["distance"]) for r in rows]
+        """(id, cosine similarity) of the k nearest vectors, any status (exact; see memory.vector_index)."""
+        return self.index.nearest(vector, k)
 
     def term_frequencies(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(rows in the index, {term: rows containing it}) for IDF weights."""

@@ -228,7 +228,20 @@ def m007_extraction_queue(db: Any) -> None:
     )
 
 
+def m008_vectors_epoch(db: Any) -> None:
+    """In-memory copies of the vectors (memory.vector_index) reload when this number changes:
+    a deleted row takes its vector with it; an edit bumps it too (in MemoryStore.edit)."""
+    db.execute(
+        """
+        INSERT INTO meta (key, value) VALUES ('vectors_epoch', '0') ON CONFLICT(key) DO NOTHING;
+        CREATE TRIGGER memories_vectors_epoch AFTER DELETE ON memories BEGIN
+            UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_epoch';
+        END;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
-    m007_extraction_queue,
+    m007_extraction_queue, m008_vectors_epoch,
 ]

@@ -1,0 +1,105 @@
+"""Exact nearest neighbours from an in-memory copy of the stored vectors.
+
+sqlite-vec is the store of record; its brute-force `MATCH` scans every chunk
+from SQLite pages on each query (~100 ms at 100k memories here). This module
+keeps the same vectors, unit-normalised, in one float32 matrix and answers a
+query with one matrix-vector product — the same exact answer, at NumPy's speed.
+
+The copy follows the database without re-reading it: memory ids only grow
+(AUTOINCREMENT, and writers are serialised), so new rows are those above the
+last id loaded; anything that changes or removes a vector (a purge, an edit)
+bumps `meta.vectors_epoch` in the same transaction, and a changed epoch reloads
+the whole matrix. Both checks are one small query, so another process's writes
+are seen on the next search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from memchat.memory.store import Database
+
+_CHUNK = 500  # ids per `rowid IN (…)` lookup
+
+
+def bump_epoch(db: Database) -> None:
+    """Tell every copy that a stored vector changed or went (call inside the changing transaction)."""
+    db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_epoch'")
+
+
+class VectorIndex:
+    def __init__(self, db: Database, dim: int) -> None:
+        self.db = db
+        self.dim = dim
+        self._ids = np.empty(0, dtype=np.int64)
+        self._matrix = np.empty((0, dim), dtype=np.float32)  # rows [0, len) are the vectors; the rest is room
+        self._count = 0
+        self._epoch: str | None = None
+        self._last_id = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def nearest(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
+        """(id, cosine similarity) of the k nearest stored vectors, nearest first, any status."""
+        query = np.asarray(vector, dtype=np.float32)
+        norm = float(np.linalg.norm(query))
+        with self._lock:
+            self._sync()
+            if not self._count or k <= 0 or norm == 0.0:
+                return []
+            similarities = self._matrix[:self._count] @ (query / norm)
+            ids = self._ids[:self._count]
+        k = min(k, len(similarities))
+        top = np.argpartition(-similarities, k - 1)[:k]
+        top = top[np.argsort(-similarities[top], kind="stable")]
+        return [(int(ids[i]), float(similarities[i])) for i in top]
+
+    # ---- following the database ------------------------------------------------
+    def _sync(self) -> None:
+        state = self.db.row(
+            "SELECT (SELECT value FROM meta WHERE key = 'vectors_epoch') AS epoch, "
+            "(SELECT seq FROM sqlite_sequence WHERE name = 'memories') AS last_id"
+        ) or {}
+        epoch, last_id = state.get("epoch"), int(state.get("last_id") or 0)
+        if epoch != self._epoch:
+            self._count = 0
+            self._epoch, self._last_id = epoch, 0
+        if last_id > self._last_id:
+            self._load_after(self._last_id, last_id)
+            self._last_id = last_id
+
+    def _load_after(self, first: int, last: int) -> None:
+        new_ids = [r["id"] for r in self.db.rows("SELECT id FROM memories WHERE id > ? AND id <= ? ORDER BY id",
+                                                 (first, last))]
+        ids: list[int] = []
+        blobs: list[bytes] = []
+        for start in range(0, len(new_ids), _CHUNK):
+            chunk = new_ids[start:start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.rows(f"SELECT rowid, embedding FROM memories_vec WHERE rowid IN ({marks})", chunk):
+                ids.append(row["rowid"])
+                blobs.append(row["embedding"])
+        if not ids:
+            return
+        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), self.dim)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        self._append(np.asarray(ids, dtype=np.int64), matrix / np.where(norms == 0.0, 1.0, norms))
+
+    def _append(self, ids: np.ndarray, matrix: np.ndarray) -> None:
+        """Add rows, doubling the room when full (a turn adds a few rows to a matrix that may hold 100k)."""
+        needed = self._count + len(ids)
+        if needed > len(self._ids):
+            room = max(needed, 2 * len(self._ids), 64)
+            grown_ids = np.empty(room, dtype=np.int64)
+            grown = np.empty((room, self.dim), dtype=np.float32)
+            grown_ids[:self._count] = self._ids[:self._count]
+            grown[:self._count] = self._matrix[:self._count]
+            self._ids, self._matrix = grown_ids, grown
+        self._ids[self._count:needed] = ids
+        self._matrix[self._count:needed] = matrix
+        self._count = needed

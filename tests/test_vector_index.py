@@ -1,0 +1,72 @@
+"""The in-memory vector copy answers exactly what sqlite-vec answers, and follows every change."""
+
+import numpy as np
+import pytest
+import sqlite_vec
+from helpers import fake_services
+
+from memchat.memory.vector_index import VectorIndex
+from memchat.types import MemoryDraft
+
+
+def _sqlite_vec_knn(db, vector, k):
+    rows = db.rows("SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?",
+                   (sqlite_vec.serialize_float32(list(vector)), k))
+    return [(r["rowid"], 1.0 - r["distance"]) for r in rows]
+
+
+def _add(services, text):
+    return services.memories.add(MemoryDraft(kind="fact", content=text))
+
+
+TEXTS = [f"The user {verb} {thing} on {day}." for verb in ("likes", "hates", "buys", "cooks")
+         for thing in ("tea", "coffee", "rice", "fish", "bread") for day in ("Monday", "Friday", "weekends")]
+
+
+def test_nearest_is_the_same_answer_as_sqlite_vec(tmp_path):
+    services = fake_services(tmp_path)
+    for text in TEXTS:
+        _add(services, text)
+    for query in ("tea on Monday", "who cooks fish", "bread weekends", "nothing shared"):
+        vector = services.embedder.embed([query])[0]
+        ours = services.memories.knn(vector, 10)
+        theirs = _sqlite_vec_knn(services.db, vector, 10)
+        assert np.allclose([s for _, s in ours], [s for _, s in theirs], atol=1e-5)
+        cutoff = theirs[-1][1] + 1e-5  # at the k-th score ties may fall either way; above it, the same ids
+        assert {i for i, s in ours if s > cutoff} == {i for i, s in theirs if s > cutoff}
+
+
+def test_the_copy_follows_adds_purges_and_edits_made_through_another_connection(tmp_path):
+    services, other = fake_services(tmp_path), fake_services(tmp_path)
+    tea = _add(services, "The user drinks green tea.")
+    vector = services.embedder.embed(["green tea"])[0]
+    assert services.memories.knn(vector, 1)[0][0] == tea.id
+    coffee = _add(other, "The user drinks green coffee with green tea.")  # another process adds
+    assert {i for i, _ in services.memories.knn(vector, 5)} == {tea.id, coffee.id}
+    other.memories.purge(tea.id)  # …purges
+    assert [i for i, _ in services.memories.knn(vector, 5)] == [coffee.id]
+    other.memories.edit(coffee.id, "The user rides a red bicycle.")  # …and edits
+    bicycle = services.embedder.embed(["red bicycle"])[0]
+    assert services.memories.knn(bicycle, 1) == [(coffee.id, pytest.approx(_sqlite_vec_knn(other.db, bicycle, 1)[0][1]))]
+    assert services.memories.knn(bicycle, 1)[0][1] > 0.5  # the new text's vector, not green coffee's
+
+
+def test_an_empty_store_and_a_zero_query_find_nothing(tmp_path):
+    services = fake_services(tmp_path)
+    index = VectorIndex(services.db, services.embedder.dim)
+    assert index.nearest([1.0] * services.embedder.dim, 5) == []
+    _add(services, "The user likes tea.")
+    assert index.nearest([0.0] * services.embedder.dim, 5) == []
+    assert len(index.nearest(services.embedder.embed(["tea"])[0], 5)) == 1
+
+
+def test_the_copy_grows_without_losing_rows(tmp_path):
+    services = fake_services(tmp_path)
+    index = VectorIndex(services.db, services.embedder.dim)
+    ids = []
+    for n in range(150):  # past the first room of 64 rows, twice
+        ids.append(_add(services, f"The user owns item number {n} called thing{n}.").id)
+        if n % 37 == 0:
+            index.nearest(services.embedder.embed(["item"])[0], 1)
+    found = index.nearest(services.embedder.embed(["thing149"])[0], 150)
+    assert len(index) == 150 and sorted(i for i, _ in found) == ids
