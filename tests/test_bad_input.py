@@ -238,6 +238,16 @@ def test_numeric_settings_outside_their_range_name_the_setting(db, capsys, monke
     refused(capsys, "--db", str(db), "sessions", says=setting)
 
 
+def test_every_numeric_setting_has_a_range_that_holds_its_default():
+    from memchat.config import RANGES, Settings, _numeric_settings
+
+    numeric = _numeric_settings(Settings())
+    assert sorted(numeric) == sorted(RANGES), "add the new setting's allowed range to config.RANGES"
+    for name, value in numeric.items():
+        low, high = RANGES[name]
+        assert low <= value <= high, name
+
+
 def test_config_that_is_a_folder_is_refused(db, tmp_path, capsys):
     refused(capsys, "--db", str(db), "--config", str(tmp_path), "sessions", says="not a regular file")
 
@@ -336,7 +346,7 @@ async def test_the_tui_shows_stored_escapes_as_pictures(tmp_path, monkeypatch):
 
 
 # ---- fuzzing -------------------------------------------------------------------------------
-FUZZ = {"inputs": 0}
+FUZZ: dict[str, int] = {}
 
 
 def test_jsonl_parser_fuzz_gives_lines_or_a_memchat_error():
@@ -353,27 +363,36 @@ def test_jsonl_parser_fuzz_gives_lines_or_a_memchat_error():
          "content": st.text(), "ts": st.sampled_from(["2024-01-01T10:00:00", "yesterday", "9999-12-31T23:59:59+14:00"])},
         optional={"extra": json_values},
     ).map(json.dumps) | json_values.map(json.dumps) | st.text()
+    lines |= st.fixed_dictionaries(  # well-formed lines, so the accepting path is fuzzed too
+        {"session": st.sampled_from(["s", "trip 2024", "会话"]), "role": st.sampled_from(["user", "assistant"]),
+         "content": st.text(), "ts": st.just("2024-01-01T10:00:00")}).map(lambda d: json.dumps(d, ensure_ascii=False))
     documents = st.lists(lines, max_size=6).map(lambda ls: "\n".join(ls).encode("utf-8", "surrogatepass")) | st.binary()
 
-    @settings(max_examples=400, deadline=None, derandomize=True)
+    @settings(max_examples=1000, deadline=None, derandomize=True)
     @given(documents)
     def check(data: bytes) -> None:
-        FUZZ["inputs"] += 1
         try:
             parsed = parse_lines(data)
         except MemchatError as error:
             assert error.message and error.hint
+            FUZZ["importer refused"] = FUZZ.get("importer refused", 0) + 1
         else:
             assert parsed and all(line.role in ("user", "assistant") for line in parsed)
+            FUZZ["importer parsed"] = FUZZ.get("importer parsed", 0) + 1
 
     check()
+    print(f"\nfuzzed importer inputs: {FUZZ}")
 
 
 @pytest.mark.slow
-def test_cli_fuzz_never_raises_past_main(tmp_path, capsys):
+def test_cli_fuzz_never_raises_past_main(tmp_path, capsys, monkeypatch):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
+    from memchat.cli import chat_cmds
+
+    opened: list[str] = []  # an option that swallows the command name leaves none: that opens the TUI
+    monkeypatch.setattr(chat_cmds, "cmd_tui", lambda args: opened.append(args.settings.db) or 0)
     path = tmp_path / "fuzz.db"
     run(capsys, "--db", str(path), "ask", "--session", "s", "I live in Oslo and like tea.")
     hostile = st.text(max_size=40) | st.sampled_from(["", "-", "--", "0", "-1", "10" * 15, "nan", "../x", "\x1b[2J",
@@ -387,15 +406,15 @@ def test_cli_fuzz_never_raises_past_main(tmp_path, capsys):
     ])
     options = st.sampled_from([[], ["--n-ctx"], ["--threads"], ["--config"], ["--model"], ["--theme"]])
 
-    @settings(max_examples=300, deadline=None, derandomize=True,
+    @settings(max_examples=1000, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-    @given(commands, st.lists(hostile, max_size=3), options, st.lists(hostile, max_size=1))
+    @given(commands, st.lists(hostile, max_size=3), options, st.lists(hostile, min_size=1, max_size=1))
     def check(command: list[str], values: list[str], option: list[str], option_values: list[str]) -> None:
-        FUZZ["inputs"] += 1
         argv = ["--db", str(path), *option, *option_values[: len(option)], *command, *values]
         code, _, err = run(capsys, *argv)  # anything but SystemExit or a return code escapes and fails the test
         assert code in (0, 1, 2), (argv, code, err)
         assert "Traceback" not in err
+        FUZZ[f"cli exit {code}"] = FUZZ.get(f"cli exit {code}", 0) + 1
 
     check()
-    print(f"\nfuzzed CLI + importer inputs: {FUZZ['inputs']}")
+    print(f"\nfuzzed CLI inputs: {FUZZ} (the TUI would have opened {len(opened)} times)")
