@@ -56,6 +56,9 @@ class ModelSettings:
     reply_guard: bool = True
     """Regenerate a reply that repeats an earlier reply of the session or only echoes a memory back
     (another seed, warmer sampler, a penalty on copying); small models fall into both."""
+    prewarm: bool = True
+    """After a reply, evaluate the start of the next prompt (everything but the next message, its
+    notes and recalled memories) in the background, so the next reply starts after reading only those."""
 
 
 @dataclass

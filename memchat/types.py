@@ -215,6 +215,10 @@ class Timings:
     first_token_ms: float = 0.0
     generation_ms: float = 0.0
     extraction_ms: float = 0.0
+    prompt_reused: int = 0
+    """Prompt tokens found in llama.cpp's KV cache (not evaluated again)."""
+    prompt_evaluated: int = 0
+    """Prompt tokens evaluated for this reply."""
 
 
 # ---- Turn events: what the pipeline tells whoever drives it (UI, CLI) ----

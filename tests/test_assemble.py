@@ -33,10 +33,26 @@ def test_order_is_stable_prefix_first_then_per_turn_content():
                         user_input="where do I live")
     out = run(parts)
     head = out.messages[0].content
-    assert head.index("SYS") < head.index("always be brief") < head.index("vegan") < head.index("Earlier")
+    assert head.index("SYS") < head.index("vegan") < head.index("Earlier")  # changed only by a pin or a fold
     assert [m.content for m in out.messages[1:3]] == ["hello", "hi there"]
-    assert "[fact] \"The user lives in Porto.\"" in out.messages[3].content and "quoted data" in out.messages[3].content
+    per_turn = out.messages[3].content  # notes and recall change per turn: after the cached conversation
+    assert per_turn.index("always be brief") < per_turn.index("[fact] \"The user lives in Porto.\"")
+    assert "quoted data" in per_turn and "always be brief" not in head
     assert out.messages[-1].content == "where do I live"
+    assert out.stable == 3
+
+
+def test_a_new_note_or_another_recall_leaves_the_cached_prefix_unchanged():
+    window = [msg(1, "I live in Porto."), msg(2, "Nice city."), msg(3, "x " * 3000), msg(4, "Noted.")]
+    before = run(PromptParts("SYS", pinned=[mem(1, "The user is vegan.")], summary="Earlier: hi.", window=window,
+                             user_input="hello"))
+    after = run(PromptParts("SYS", notes=["from now on answer briefly"], pinned=[mem(1, "The user is vegan.")],
+                            summary="Earlier: hi.", window=window, recalled=[mem(2, "The user has a dog.", "fact")],
+                            user_input="and now a much longer question " * 20))
+    assert before.stable == after.stable == 1 + len(window)
+    assert before.messages[:before.stable] == after.messages[:after.stable]  # the long message is cut the same way
+    prefix = ENGINE.render(before.messages[:before.stable])
+    assert ENGINE.render(after.messages).startswith(prefix[: prefix.rindex("<|assistant|>")])
 
 
 def test_ledger_adds_up_to_the_exact_prompt_count():

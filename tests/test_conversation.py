@@ -28,7 +28,8 @@ def test_a_note_takes_effect_in_the_very_next_prompt(tmp_path):
     conv = fake_conversation(tmp_path)
     conv.run_turn("From now on always answer in bullet points.")
     prompt = conv.services.engine.prompts[-1]
-    assert "always answer in bullet points" in prompt[0].content
+    per_turn = prompt[-2]  # after the cached conversation, just before the message
+    assert per_turn.role == "system" and "always answer in bullet points" in per_turn.content
 
 
 def test_recalled_memory_reaches_the_prompt(tmp_path):
@@ -143,3 +144,26 @@ def test_resume_skips_empty_sessions_and_empty_ones_can_be_discarded(tmp_path):
     assert conv.services.sessions.discard_if_empty(empty.id)
     assert not conv.services.sessions.discard_if_empty(conv.session.id)
     assert [s.name for s in conv.services.sessions.all()] == ["test"]
+
+
+def test_the_next_prompt_starts_with_exactly_what_was_prewarmed(tmp_path):
+    conv = fake_conversation(tmp_path, ("Nice to meet you.", "Noted.", "Porto is lovely.", "Try the bacalhau."))
+    conv.prewarm_after_turns = True
+    engine = conv.services.engine
+    texts = ("My name is Ana.", "From now on answer briefly.", "I live in Porto, what should I visit?",
+             "And what about food in Porto?")  # a new note, then recalled memories: both after the warm part
+    for turn, text in enumerate(texts):
+        conv.run_turn(text)
+        if turn:
+            warmed, prompt = engine.prewarmed[-1], engine.prompts[-1]
+            assert prompt[:len(warmed)] == warmed
+            assert engine.last_cache[1] <= engine.count_messages(prompt[len(warmed):]) + 2  # only the new part read
+        conv.settle()
+    assert len(engine.prewarmed) == len(texts)
+
+
+def test_a_turn_does_not_prewarm_when_not_asked(tmp_path):
+    conv = fake_conversation(tmp_path, ("Hi.",))
+    conv.run_turn("My name is Ana.")
+    conv.wait()
+    assert conv.services.engine.prewarmed == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import math
 import re
 import time
@@ -41,6 +42,10 @@ class FakeEngine:
         self.json_prompts: list[list[ChatMessage]] = []
         self.samplings: list[Sampling] = []
         """The sampler settings of every `stream` call, in order (a retry shows up here)."""
+        self._cached = ""
+        """The text "in the KV cache": the last prompt and its reply, or what `prewarm` evaluated."""
+        self.last_cache = (0, 0)
+        self.prewarmed: list[list[ChatMessage]] = []
 
     def enqueue(self, *replies: str) -> None:
         self._replies.extend(replies)
@@ -74,13 +79,29 @@ class FakeEngine:
     ) -> Iterator[str]:
         self.prompts.append(list(messages))
         self.samplings.append(sampling)
+        prompt = self.render(messages)
+        reused = self.count(os.path.commonprefix([self._cached, prompt]))
+        self.last_cache = (reused, self.count(prompt) - reused)
         reply = self._replies.popleft() if self._replies else f"You said: {messages[-1].content[:60]}"
+        self._cached = prompt + reply
         for piece in re.findall(r"\S+\s*", reply)[:max_tokens]:
             if should_stop():
                 return
             if self.delay:
                 time.sleep(self.delay)
             yield piece
+
+    def prompt_cache(self) -> tuple[int, int]:
+        return self.last_cache
+
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+        """Remembers the text it was asked to warm; the next `stream` counts its common start as reused."""
+        self.prewarmed.append(list(messages))
+        warm = self.render(messages)
+        warm = warm[: warm.rindex("<|assistant|>")]
+        evaluated = self.count(warm) - self.count(os.path.commonprefix([self._cached, warm]))
+        self._cached = warm
+        return evaluated
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
         self.json_prompts.append(list(messages))

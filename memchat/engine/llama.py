@@ -111,18 +111,23 @@ class LlamaChatEngine:
         self.n_ctx = n_ctx
         self.file_sha256 = sha256
         self._formatter = self._make_formatter()
+        self._prefix_formatter = self._make_formatter(generation_prompt=False)
         self._n_threads, self._seed = n_threads, seed
         self._utility: LlamaChatEngine | None = None
         self._utility_lock = threading.Lock()
+        self._last_cache = (0, 0)
+        self._turn_waiting = threading.Event()
+        """Set while a `stream` waits for the context: a pre-warm gives way at its next step."""
 
-    def _make_formatter(self) -> Any:
+    def _make_formatter(self, *, generation_prompt: bool = True) -> Any:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         llm = self._llm
         template = llm.metadata.get("tokenizer.chat_template") or _FALLBACK_TEMPLATE
         eos = llm.detokenize([llm.token_eos()], special=True).decode("utf-8", "replace")
         bos = llm.detokenize([llm.token_bos()], special=True).decode("utf-8", "replace")
-        return Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos, add_generation_prompt=True)
+        return Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos,
+                                   add_generation_prompt=generation_prompt)
 
     def wait_until_loaded(self) -> LlamaChatEngine:
         return self
@@ -175,7 +180,9 @@ class LlamaChatEngine:
                 "shorten the message or raise model.n_ctx",
             )
         max_tokens = max(1, min(max_tokens, self.n_ctx - len(tokens)))
+        self._turn_waiting.set()
         with self._lock:
+            self._turn_waiting.clear()
             if not self._prefill(tokens, should_stop):
                 return
             chunks = self._llm.create_completion(
@@ -219,12 +226,8 @@ class LlamaChatEngine:
         Returns False when stopped.
         """
         llm = self._llm
-        cached = 0
-        for old, new in zip(llm._input_ids.tolist(), tokens[:-1]):
-            if old != new:
-                break
-            cached += 1
-        llm.n_tokens = min(llm.n_tokens, cached)
+        llm.n_tokens = self._cached_prefix(tokens[:-1])
+        self._last_cache = (llm.n_tokens, len(tokens) - llm.n_tokens)
         pending = tokens[llm.n_tokens : len(tokens) - 1]
         step = min(llm.n_batch, PREFILL_CHUNK)
         for start in range(0, len(pending), step):
@@ -232,6 +235,43 @@ class LlamaChatEngine:
                 return False
             llm.eval(pending[start : start + step])
         return not should_stop()
+
+    def _cached_prefix(self, tokens: Sequence[int]) -> int:
+        """How many leading `tokens` the KV cache already holds (called with the lock held)."""
+        held = self._llm._input_ids
+        length = min(len(held), len(tokens))
+        if not length:
+            return 0
+        differ = np.flatnonzero(np.asarray(held[:length]) != np.asarray(tokens[:length], dtype=held.dtype))
+        return int(differ[0]) if len(differ) else length
+
+    def prompt_cache(self) -> tuple[int, int]:
+        return self._last_cache
+
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+        """Evaluate the start of the next prompt now (after a reply, while the user types).
+
+        The chat template renders these messages exactly as they will open the next prompt, minus
+        the assistant cue, so the next `stream` finds them cached and evaluates only what follows.
+        One step of PREFILL_CHUNK tokens at a time, the lock released between steps: a `stream`
+        waiting for the context, or `should_stop`, ends the pre-warm at the next step.
+        """
+        prompt = self._prefix_formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
+        with self._lock:
+            tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+        if len(tokens) >= self.n_ctx:
+            return 0
+        evaluated = 0
+        while not (should_stop() or self._turn_waiting.is_set()):
+            with self._lock:
+                llm = self._llm
+                llm.n_tokens = self._cached_prefix(tokens)
+                step = tokens[llm.n_tokens : llm.n_tokens + min(llm.n_batch, PREFILL_CHUNK)]
+                if not step:
+                    break
+                llm.eval(step)
+                evaluated += len(step)
+        return evaluated
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
         grammar = self._llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)

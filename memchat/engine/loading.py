@@ -98,6 +98,14 @@ class BackgroundChatEngine:
     ) -> Iterator[str]:
         return self._loader.get().stream(messages, max_tokens=max_tokens, sampling=sampling, should_stop=should_stop)
 
+    def prompt_cache(self) -> tuple[int, int]:
+        engine = self._loader.ready
+        return engine.prompt_cache() if engine else (0, 0)
+
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+        engine = self._loader.ready
+        return engine.prewarm(messages, should_stop) if engine else 0  # never waits for the model to load
+
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
         return self._loader.get().complete_json(messages, schema, max_tokens=max_tokens)
 

@@ -85,6 +85,15 @@ class ChatEngine(TokenCounter, Protocol):
     ) -> Iterator[str]:
         """Reply text pieces as they are generated; stops early when should_stop() is true."""
 
+    def prompt_cache(self) -> tuple[int, int]:
+        """(tokens reused from the KV cache, tokens evaluated) for the last `stream`'s prompt."""
+        ...
+
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+        """Evaluate `messages` — the start of the next prompt — into the KV cache ahead of time, in small
+        steps that give way at once to a `stream` call or to `should_stop`; returns tokens evaluated."""
+        ...
+
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:
         """Raw model output constrained by a JSON-schema grammar (may still fail validation)."""
 

@@ -263,12 +263,18 @@ def secret_kind(text: str) -> str | None:
 
 
 def redact_messages(messages: list[dict]) -> list[dict]:
-    """Chat messages ({"role", "content"}) redacted in order, each with the two before it as context."""
+    """Chat messages ({"role", "content"}) redacted in order, each with the two conversation messages
+    before it as context (the prompt's system blocks — notes, memories — sit between them)."""
     out = []
     for index, message in enumerate(messages):
-        context = "\n".join(m.get("content", "") for m in messages[max(0, index - 2):index])
-        out.append({**message, "content": redact(message.get("content", ""), context)})
+        out.append({**message, "content": redact(message.get("content", ""), conversation_before(messages, index))})
     return out
+
+
+def conversation_before(messages: list[dict], index: int) -> str:
+    """The text of the two user/assistant messages before `messages[index]`."""
+    said = [m.get("content", "") for m in messages[:index] if m.get("role") != "system"]
+    return "\n".join(said[-2:])
 
 
 def redact_all(value: object) -> object:

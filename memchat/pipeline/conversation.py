@@ -54,6 +54,11 @@ class Conversation:
         self.session = session
         self.last_recall: RecallResult | None = None
         self._extraction: threading.Thread | None = None
+        self.prewarm_after_turns = False
+        """Pre-warm the next prompt after each turn (the TUI: a next turn is likely; not `memchat ask`)."""
+        self._prewarming: threading.Thread | None = None
+        self._turn_coming = threading.Event()
+        """Set while a turn (or quitting) waits for the background work: a running pre-warm gives way."""
 
     # ---- state --------------------------------------------------------------
     @property
@@ -95,7 +100,7 @@ class Conversation:
         services = self.services
         if not text.strip():
             raise MemchatError("empty message", "type something first")
-        self.wait()
+        self.stop_prewarm()
         services.engine.wait_until_loaded()  # what is sent is counted by the model's own tokenizer
         timings = Timings()
         sessions, session_id = services.sessions, self.session.id
@@ -197,6 +202,29 @@ class Conversation:
         quoted = [*recalled, *(m.content for m in services.memories.pinned()), *self.notes, assembly.input_text]
         return ReplyGuard(earlier, quoted, services.sampling, enabled=services.settings.model.reply_guard)
 
+    def _prewarm(self) -> None:
+        """Evaluate the next prompt's stable start — head and window, as the next turn will send them —
+        so the next reply reads only its notes, recalled memories and message. Gives way to a turn."""
+        try:
+            assembly = self._assemble("", None)
+            self.services.engine.prewarm(assembly.messages[:assembly.stable], should_stop=self._turn_coming.is_set)
+        except Exception:  # noqa: BLE001 - a pre-warm is an optimisation: the next turn reads its prompt itself
+            return
+
+    def settle(self) -> None:
+        """Wait for all of the last turn's background work, pre-warm included (benchmarks, tests)."""
+        self.wait()
+        if self._prewarming is not None:
+            self._prewarming.join()
+
+    def stop_prewarm(self) -> None:
+        """Let the last turn's background work finish and stop a pre-warm (within one small step)."""
+        self._turn_coming.set()
+        self.wait()
+        if self._prewarming is not None:
+            self._prewarming.join()
+        self._turn_coming.clear()
+
     def _stream(self, assembly: Assembly, emit: Emit, should_stop: Callable[[], bool],
                 timings: Timings, pieces: list[str]) -> tuple[str, bool, int]:
         """Stream the reply. The reply guard may discard an attempt that repeats an earlier reply or echoes
@@ -221,6 +249,8 @@ class Conversation:
                 if guard.copying("".join(fresh)):
                     copied = True
                     break
+            if attempt == 0:  # what the turn's own prompt cost (a retry's prompt differs on purpose)
+                timings.prompt_reused, timings.prompt_evaluated = engine.prompt_cache()
             if should_stop():
                 reply = "".join(fresh).strip() or guard.final
                 break
@@ -267,6 +297,9 @@ class Conversation:
         extraction.drain(services, session_id=self.session.id)  # turns of this session a killed run left behind
         try:
             self._compact_ahead()
+            if self.prewarm_after_turns and services.settings.model.prewarm and not self._turn_coming.is_set():
+                self._prewarming = threading.Thread(target=self._prewarm, name="memchat-prewarm", daemon=True)
+                self._prewarming.start()
         except Exception as exc:  # noqa: BLE001 - the next turn folds synchronously instead
             services.sessions.add_extraction_failure(
                 self.session.id, user_message.id, "", f"rolling summary: {type(exc).__name__}: {exc}"

@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from memchat.memory.secrets import redact, redact_all, redact_messages
+from memchat.memory.secrets import conversation_before, redact, redact_all, redact_messages
 from memchat.memory.store import Database
 from memchat.types import (
     BudgetReport,
@@ -110,7 +110,7 @@ def _redacted(snapshot: dict[str, Any]) -> dict[str, Any]:
     clean = dict(redact_all({k: v for k, v in snapshot.items() if k != "messages"}))  # type: ignore[call-overload]
     clean["messages"] = redact_messages(messages)
     if messages:
-        clean["reply"] = redact(str(snapshot.get("reply", "")), "\n".join(m["content"] for m in messages[-2:]))
+        clean["reply"] = redact(str(snapshot.get("reply", "")), conversation_before(messages, len(messages)))
     return clean
 
 

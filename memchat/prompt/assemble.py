@@ -1,12 +1,22 @@
 """One function builds every prompt, under one budget, and says how it spent it.
 
-Order: system prompt → cross-turn notes → pinned memories → rolling summary
-(one stable system message) → recent window → recalled memories → current
-input. Memories are labelled by kind and fenced as quoted data, never as
+Order, for llama.cpp's KV cache: what changes rarely first, what changes each
+turn last. System prompt → pinned memories → rolling summary (one system
+message, changed only by a pin or a fold) → recent window (grows at its end)
+→ cross-turn notes and recalled memories (one system message, per turn) →
+current input. A turn then evaluates only its tail: a new note or another
+recall no longer invalidates the cached conversation before it. The budget's
+priorities are separate from this order and unchanged.
+
+Memories are labelled by kind and fenced as quoted data, never as
 instructions. No one window message takes more than `message_share` of the
-window: a longer one is shown head and tail with its middle elided. The result's `report.prompt_tokens` is the exact count of the
-rendered prompt (the engine's own tokenizer and chat template), and it never
-exceeds `n_ctx − reserved output`; what did not fit is listed per block.
+window: a longer one is shown head and tail with its middle elided — a cap
+that depends only on the head and the configured budgets, so a message is
+rendered the same way on every turn. The result's `report.prompt_tokens` is
+the exact count of the rendered prompt (the engine's own tokenizer and chat
+template), and it never exceeds `n_ctx − reserved output`; what did not fit is
+listed per block. `stable` counts the leading messages the next turn will
+send unchanged (head and window): what a pre-warm may evaluate ahead.
 
 Pure: given the same parts, limits and counters it returns the same prompt.
 """
@@ -49,6 +59,8 @@ class Assembly:
     overflow: list[Message] = field(default_factory=list)
     """Oldest window messages that did not fit: to be folded into the rolling summary."""
     input_text: str = ""
+    stable: int = 0
+    """How many leading messages (head and window) do not depend on this turn's notes, recall or input."""
 
 
 def _section(header: str, lines: Sequence[str]) -> str:
@@ -107,15 +119,17 @@ def assemble(
     input_text, input_cut = fit_input(parts.user_input, input_room, count)
     blocks["input"] = BlockUsage("input", count(input_text), limits.input, input_cut)
 
-    head = "\n\n".join(p for p in (system, notes, pinned, summary) if p)
-    tail = [ChatMessage("system", recalled)] if recalled else []
+    head = "\n\n".join(p for p in (system, pinned, summary) if p)
+    per_turn = "\n\n".join(p for p in (notes, recalled) if p)
+    tail = [ChatMessage("system", per_turn)] if per_turn else []
     tail.append(ChatMessage("user", input_text))
 
     def render(window: Sequence[Message]) -> list[ChatMessage]:
         return [ChatMessage("system", head), *[ChatMessage(m.role, m.content) for m in window], *tail]
 
     window_room = limits.available - count_messages(render([])) - headroom
-    shown, elided = cap_messages(parts.window, int(limits.message_share * max(0, window_room)), count)
+    nominal_room = limits.available - count(head) - limits.notes - limits.recalled - limits.input
+    shown, elided = cap_messages(parts.window, int(limits.message_share * max(0, nominal_room)), count)
     overflow, window = newest_that_fit(shown, lambda m: count(m.content) + 8, max(0, window_room))
     messages = render(window)
     total = count_messages(messages)
@@ -141,7 +155,7 @@ def assemble(
     ordered = [blocks[name] for name in ("system", "notes", "pinned", "summary", "window", "recalled", "input")]
     ordered.append(BlockUsage("format", max(0, total - sum(b.tokens for b in ordered)), 0))
     report = BudgetReport(limits.n_ctx, limits.reserved_output, ordered, total, exact=exact)
-    return Assembly(messages, report, overflow, input_text)
+    return Assembly(messages, report, overflow, input_text, stable=1 + len(window))
 
 
 def cap_messages(window: Sequence[Message], limit: int, count: Count) -> tuple[list[Message], set[int]]:

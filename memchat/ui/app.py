@@ -68,7 +68,9 @@ class MemchatApp(App[int]):
     ) -> MemchatApp:
         """Build services and open the session exactly as the CLI does (engines injectable for tests)."""
         services = build_services(settings, engine=engine, embedder=embedder, background=True)
-        return cls(services, open_conversation(services, session, resume=resume))
+        conversation = open_conversation(services, session, resume=resume)
+        conversation.prewarm_after_turns = True  # in a chat a next turn is likely
+        return cls(services, conversation)
 
     def get_default_screen(self) -> Screen:
         return self.chat
@@ -118,7 +120,10 @@ class MemchatApp(App[int]):
                 self.conversation.wait(timeout)
             except KeyboardInterrupt:
                 return False
-        return not self.conversation.extracting
+        if self.conversation.extracting:
+            return False
+        self.conversation.stop_prewarm()  # within one small step
+        return True
 
 
 def run_app(settings: Settings, session: str | None = None, resume: bool = False) -> int:

@@ -185,6 +185,7 @@ class ChatScreen(MemoryScreen):
             decoding = (event.timings.generation_ms - event.timings.first_token_ms) / 1000
             if event.tokens_out > 1 and decoding > 0:
                 status.tokens_per_second = (event.tokens_out - 1) / decoding
+            status.prompt_cache = (event.timings.prompt_reused, event.timings.prompt_evaluated)
             status.extracting = True
         elif isinstance(event, MemoryWritten):
             self._written(event)

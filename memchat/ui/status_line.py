@@ -33,6 +33,8 @@ class StatusLine(Widget):
     """A reply is being generated."""
     queued: reactive[int] = reactive(0)
     """Messages waiting to be sent when the running turn ends."""
+    prompt_cache: reactive[tuple[int, int] | None] = reactive(None)
+    """(prompt tokens reused from the KV cache, tokens read) of the last reply."""
 
     def render(self) -> Text:
         parts: dict[str, tuple[str, str]] = {
@@ -42,6 +44,9 @@ class StatusLine(Widget):
         }
         if self.tokens_per_second is not None:
             parts["speed"] = (f"{self.tokens_per_second:.1f} tok/s  ", "")
+        if self.prompt_cache is not None:
+            reused, read = self.prompt_cache
+            parts["cache"] = (f"prompt {read:,} read, {reused:,} cached  ", "")
         parts["session"] = (f"session {printable(self.session, one_line=True)}", "")
         if self.streaming:
             parts["streaming"] = ("  ● replying (Esc stops)", "bold")
@@ -54,7 +59,7 @@ class StatusLine(Widget):
             parts["extracting"] = (f"  ⟳ pending extraction: {self.pending}", "italic")
         elif self.extracting:
             parts["extracting"] = ("  ⟳ extracting memories…", "italic")
-        for dropped in ("name", "n_ctx", "speed", "model"):
+        for dropped in ("name", "n_ctx", "cache", "speed", "model"):
             if sum(len(text) for text, _ in parts.values()) <= self.size.width:
                 break
             parts.pop(dropped, None)

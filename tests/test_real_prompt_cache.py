@@ -1,0 +1,44 @@
+"""The KV-stable prompt with the real engine: after a pre-warm a reply reads only its new tail."""
+
+import pytest
+
+from memchat.config import load_settings
+from memchat.pipeline.factory import build_services, open_conversation
+from memchat.types import PromptAssembled
+
+pytestmark = pytest.mark.real
+
+
+def test_after_a_prewarm_a_reply_reads_only_its_notes_recall_and_message(tmp_path, real_engines):
+    engine, embedder = real_engines
+    settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "kv.db")},
+                             environ={"MEMCHAT_BUDGET_RESERVED_OUTPUT": "24"})
+    conversation = open_conversation(build_services(settings, engine=engine, embedder=embedder), "kv")
+    conversation.prewarm_after_turns = True
+    conversation.run_turn("My name is Ana and I live in Porto with my dog Pixel.")
+    conversation.settle()
+    prompts: list[PromptAssembled] = []
+    finished = conversation.run_turn("From now on answer briefly. Where do I live?",
+                                     emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
+    conversation.settle()
+    messages = prompts[-1].messages
+    tail = 2 if messages[-2].role == "system" else 1  # the per-turn block (a new note, recalled memories) and the message
+    assert tail == 2
+    new_part = engine.count_messages(messages) - engine.count_messages(messages[:-tail])
+    reused, read = finished.timings.prompt_reused, finished.timings.prompt_evaluated
+    assert reused + read == engine.count_messages(messages)
+    assert read <= new_part + 4  # the tail, and the assistant cue the template adds after the last message
+    assert reused >= engine.count_messages(messages[:-tail]) - 4
+
+
+def test_a_prewarm_gives_way_to_a_turn_at_once(real_engines):
+    engine, _ = real_engines
+    from memchat.types import ChatMessage
+
+    long_history = [ChatMessage("system", "You are helpful.")] + [
+        ChatMessage("user" if i % 2 == 0 else "assistant", f"Message {i} about the weather in Lisbon and Porto.")
+        for i in range(60)
+    ]
+    assert engine.prewarm(long_history, should_stop=lambda: True) == 0
+    calls = []
+    assert 0 < engine.prewarm(long_history, should_stop=lambda: calls.append(1) or len(calls) > 2) <= 2 * 64
