@@ -391,6 +391,7 @@ def test_cli_fuzz_never_raises_past_main(tmp_path, capsys, monkeypatch):
 
     from memchat.cli import chat_cmds
 
+    monkeypatch.chdir(tmp_path)  # `snapshot -o <fuzzed name>` writes where it is told: never into the checkout
     opened: list[str] = []  # an option that swallows the command name leaves none: that opens the TUI
     monkeypatch.setattr(chat_cmds, "cmd_tui", lambda args: opened.append(args.settings.db) or 0)
     path = tmp_path / "fuzz.db"
