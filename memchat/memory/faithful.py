@@ -90,6 +90,18 @@ def _mentions(sentence: str, parts: Sequence[list[str]], names: Sequence[str]) -
     return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence) for name in names)
 
 
+def without(said: Sequence[str], dropped: Callable[[str], bool]) -> list[str]:
+    """`said` minus the sentences `dropped` picks and those right after them that refer back
+    ("He is 3 years old." after a dropped sentence about the cat is about the cat too)."""
+    kept: list[str] = []
+    gone = False
+    for sentence in said:
+        gone = dropped(sentence) or (gone and bool(_REFERS_BACK.match(sentence)))
+        if not gone:
+            kept.append(sentence)
+    return kept
+
+
 def drop_topic(summary: str, topic: str, forgotten: Sequence[str] = ()) -> str:
     """`summary` without its sentences that mention `topic` (every word of one of its parts) or a name
     that one of the `forgotten` memory texts carried. Lines keep their "User: " style label."""
@@ -100,13 +112,7 @@ def drop_topic(summary: str, topic: str, forgotten: Sequence[str] = ()) -> str:
         label_match = _LINE_LABEL.match(line)
         label = label_match.group(1) if label_match else ""
         body = line[len(label) :]
-        kept: list[str] = []
-        dropped = False
-        for sentence in sentences(body):
-            # "He is 3 years old." after a dropped sentence about the cat is about the cat too
-            dropped = _mentions(sentence, parts, names) or (dropped and bool(_REFERS_BACK.match(sentence)))
-            if not dropped:
-                kept.append(sentence)
+        kept = without(sentences(body), lambda sentence: _mentions(sentence, parts, names))
         if kept:
             kept_lines.append(label + " ".join(kept))
     return "\n".join(kept_lines)

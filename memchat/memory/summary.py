@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from memchat.engine.protocol import ChatEngine, Sampling
-from memchat.memory.faithful import ends_complete, forgotten_sentences, sentences, untraceable
+from memchat.memory.faithful import ends_complete, forgotten_sentences, sentences, untraceable, without
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import forget_topic, is_chit_chat, is_question
 from memchat.prompt.fit import truncate_text
@@ -72,8 +72,8 @@ def fold_line(
         return ""
     text = " ".join(message.content.split())
     if len(text) > LONG_MESSAGE:
-        return PASTE + _clip_sentences([s for s in sentences(text)[:2] if not forgotten(s)], limit // 2, count)
-    said = [s for s in sentences(text) if not is_chit_chat(s) and not forgotten(s)]
+        return PASTE + _clip_sentences(without(sentences(text)[:2], forgotten), limit // 2, count)
+    said = [s for s in without(sentences(text), forgotten) if not is_chit_chat(s)]
     statements = [s for s in said if not is_question(s)]
     if statements:
         return STATEMENT + _clip_sentences(statements, limit, count)
