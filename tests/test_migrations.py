@@ -25,6 +25,7 @@ EXPECTED_TABLES = {
     6: {"memories_fts"},
     7: {"messages"},
     8: {"meta"},
+    9: {"imported_conversations", "memory_sources"},
 }
 
 

@@ -241,7 +241,32 @@ def m008_vectors_epoch(db: Any) -> None:
     )
 
 
+def m009_imports(db: Any) -> None:
+    """`imported_conversations`: one row per conversation of another assistant's export (ChatGPT,
+    Claude) imported as a session, written in the transaction that stores its messages, so a re-run
+    skips exactly what is complete. `memory_sources`: where a memory restored from an export came
+    from in the database it was exported from (its session and message are not in this one)."""
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS imported_conversations (
+            source TEXT NOT NULL,           -- chatgpt, claude
+            conversation_id TEXT NOT NULL,
+            session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+            title TEXT NOT NULL DEFAULT '',
+            messages INTEGER NOT NULL DEFAULT 0,
+            imported_at REAL NOT NULL,
+            PRIMARY KEY (source, conversation_id)
+        );
+        CREATE TABLE IF NOT EXISTS memory_sources (
+            memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+            session TEXT,
+            message INTEGER
+        );
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
-    m007_extraction_queue, m008_vectors_epoch,
+    m007_extraction_queue, m008_vectors_epoch, m009_imports,
 ]
