@@ -18,7 +18,7 @@ from memchat.pipeline.importer import import_transcript
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
 from memchat.terminal_text import printable
-from memchat.types import MemchatError, MemoryWritten, TokenStreamed, TurnEvent, WriteOutcome
+from memchat.types import MemchatError, MemoryWritten, ReplyRestarted, TokenStreamed, TurnEvent, WriteOutcome
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
@@ -40,6 +40,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     def emit(event: TurnEvent) -> None:
         if stream and isinstance(event, TokenStreamed):
             show(event.text, end="", flush=True)
+        elif stream and isinstance(event, ReplyRestarted):  # the text above is discarded: say so, then the new one
+            show(f"\n[memchat: that reply {event.reason}; answering again]", file=sys.stderr, flush=True)
         elif isinstance(event, MemoryWritten):
             written.extend(event.outcomes)
 
