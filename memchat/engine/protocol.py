@@ -13,6 +13,26 @@ from typing import Any, Protocol
 
 from memchat.types import ChatMessage
 
+Count = Callable[[str], int]
+"""A token counter: the model's own tokenizer, or an estimate."""
+
+
+def truncate_text(text: str, limit: int, count: Count, *, keep: str = "head") -> tuple[str, bool]:
+    """`text` cut to at most `limit` tokens (binary search on characters); returns (text, was_cut)."""
+    if count(text) <= limit:
+        return text, False
+    if limit <= 0:
+        return "", True
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        piece = text[:mid] if keep == "head" else text[-mid:]
+        if count(piece) <= limit:
+            low = mid
+        else:
+            high = mid - 1
+    return (text[:low] if keep == "head" else text[len(text) - low :]), True
+
 
 @dataclass(frozen=True)
 class Sampling:

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from memchat.engine.protocol import ChatEngine, Sampling
+from memchat.engine.protocol import ChatEngine, Sampling, truncate_text
 from memchat.memory.faithful import ends_complete, forgotten_sentences, sentences, untraceable, without
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import forget_topic, is_chit_chat, is_question
-from memchat.prompt.fit import truncate_text
 from memchat.types import ChatMessage, Message
 
 _UPDATE = (

@@ -5,25 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-Count = Callable[[str], int]
+from memchat.engine.protocol import Count, truncate_text
+
+__all__ = ["Count", "elide_middle", "first_that_fit", "fit_input", "newest_that_fit", "truncate_text"]
+
 T = TypeVar("T")
-
-
-def truncate_text(text: str, limit: int, count: Count, *, keep: str = "head") -> tuple[str, bool]:
-    """`text` cut to at most `limit` tokens (binary search on characters); returns (text, was_cut)."""
-    if count(text) <= limit:
-        return text, False
-    if limit <= 0:
-        return "", True
-    low, high = 0, len(text)
-    while low < high:
-        mid = (low + high + 1) // 2
-        piece = text[:mid] if keep == "head" else text[-mid:]
-        if count(piece) <= limit:
-            low = mid
-        else:
-            high = mid - 1
-    return (text[:low] if keep == "head" else text[len(text) - low :]), True
 
 
 def fit_input(text: str, limit: int, count: Count) -> tuple[str, str]:
