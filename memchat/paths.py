@@ -49,6 +49,11 @@ def snapshots_dir() -> Path:
     return data_dir() / "snapshots"
 
 
+def exports_dir() -> Path:
+    """Where `memchat export` and the memory browser write when no file is named."""
+    return data_dir() / "exports"
+
+
 def ensure_dir(path: Path) -> Path:
     """Create `path` (and parents) or raise a MemchatError a person can act on."""
     try:

@@ -1,4 +1,5 @@
-"""Chat-shaped commands: the TUI, `ask`, `sessions`, `import`, `recall`, `snapshot`."""
+"""Chat-shaped commands: the TUI, `ask`, `sessions`, `recall`, `snapshot` (and `import`/`export`, from
+`transfer_cmds`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,11 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from memchat.cli import arg_types
+from memchat.cli import arg_types, transfer_cmds
 from memchat.cli.output import show, show_json
 from memchat.pipeline import export
 from memchat.pipeline.factory import build_services, open_conversation, open_database
-from memchat.pipeline.importer import import_transcript
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
 from memchat.terminal_text import printable
@@ -87,25 +86,6 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
-    services = build_services(args.settings, progress=not args.json)
-    started = time.perf_counter()
-    report = import_transcript(services, Path(args.file))
-    result: dict[str, Any] = {
-        "messages": report.messages,
-        "sessions": len(report.sessions),
-        "memory": report.counts(),
-        "extraction_failures": report.failures,
-        "seconds": round(time.perf_counter() - started, 2),
-    }
-    if args.json:
-        show_json(result)
-    else:
-        counts = ", ".join(f"{v} {k}" for k, v in sorted(result["memory"].items())) or "nothing"
-        print(f"imported {report.messages} messages in {len(report.sessions)} sessions; memory: {counts}")
-    return 0
-
-
 def cmd_recall(args: argparse.Namespace) -> int:
     services = build_services(args.settings, progress=not args.json, create=False)
     result = services.recaller.recall(
@@ -175,10 +155,7 @@ def add_parsers(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_sessions)
 
-    p = sub.add_parser("import", parents=[parent], help="import a JSONL transcript through the memory write path")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_import)
+    transfer_cmds.add_import_parser(sub, parent)
 
     p = sub.add_parser("recall", parents=[parent], help="show the recall candidate table for a query")
     p.add_argument("query")
@@ -192,6 +169,8 @@ def add_parsers(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser
     p.add_argument("--format", choices=export.FORMATS, default="json")
     p.add_argument("-o", "--output", metavar="FILE", help="default: a file in the data dir (path printed)")
     p.set_defaults(func=cmd_snapshot)
+
+    transfer_cmds.add_export_parser(sub, parent)
 
 
 __all__ = ["MemchatError", "add_parsers"]

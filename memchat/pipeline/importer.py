@@ -1,27 +1,38 @@
-"""`memchat import`: a JSONL transcript through the same write path as live chat.
+"""`memchat import FILE`: what it reads, told by its content, through the same write path as live chat.
 
-The whole file is validated first; a malformed line is an error naming its
-line number and nothing is imported. Then messages are stored in order with
-their own timestamps, and user messages update notes and long-term memory
-exactly as a live turn would. Each message is committed as it is stored and
-queued for extraction (see `pipeline.extraction`), so an import killed half-way
-keeps what it stored; running it again skips the messages already there
-(same session, role, time and text) and extracts what was left pending. No
-transaction is held across a model call: a chat can use the database meanwhile.
+- A JSONL transcript: the whole file is validated first; a malformed line is an error naming
+  its line number and nothing is imported. Then messages are stored in order with their own
+  timestamps, and user messages update notes and long-term memory exactly as a live turn would.
+  Each message is committed as it is stored and queued for extraction (see
+  `pipeline.extraction`), so an import killed half-way keeps what it stored; running it again
+  skips the messages already there (same session, role, time and text) and extracts what was
+  left pending.
+- ChatGPT's and Claude's exports (`pipeline.import_formats`): every conversation is read
+  before anything is stored (a broken one is an error naming it, unless `skip_bad`), then each
+  becomes a session in one transaction (`pipeline.conversation_import`).
+- memchat's memories export: restored into an empty database (`pipeline.memory_restore`).
+No transaction is held across a model call: a chat can use the database meanwhile.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from memchat.memory.rules import notes_from
-from memchat.pipeline import extraction
+from memchat.pipeline import chatgpt_export, claude_export, extraction, import_formats, memory_restore
+from memchat.pipeline.conversation_import import import_conversations
+from memchat.pipeline.import_formats import BadConversation, ImportedConversation
+from memchat.pipeline.import_report import ImportProgress, ImportReport, ProgressCallback, no_progress
 from memchat.pipeline.services import Services
 from memchat.session_names import session_name_problem
-from memchat.types import MemchatError, WriteOutcome
+from memchat.types import MemchatError
+
+__all__ = ["ImportProgress", "ImportReport", "import_file", "import_transcript", "parse_lines", "parse_transcript"]
 
 
 @dataclass(frozen=True)
@@ -33,36 +44,14 @@ class TranscriptLine:
     ts: float
 
 
-@dataclass
-class ImportReport:
-    messages: int = 0
-    skipped: int = 0
-    """Lines already imported by an earlier run (resumed or repeated)."""
-    sessions: set[str] = field(default_factory=set)
-    outcomes: list[WriteOutcome] = field(default_factory=list)
-    failures: int = 0
-
-    def counts(self) -> dict[str, int]:
-        tally: dict[str, int] = {}
-        for outcome in self.outcomes:
-            tally[outcome.action] = tally.get(outcome.action, 0) + 1
-        return tally
-
-
 def _bad(number: int, problem: str) -> MemchatError:
     return MemchatError(f"line {number}: {problem}", "fix that line; nothing was imported")
 
 
 def parse_transcript(path: Path) -> list[TranscriptLine]:
     """Every line of the JSONL file at `path`, validated; a MemchatError for anything else."""
-    if not path.is_file():  # a FIFO or a device would block the read; a folder cannot be read
-        problem = "no such file" if not path.exists() else "not a regular file"
-        raise MemchatError(f"cannot import {path}: {problem}", "pass a JSONL file (one JSON object per line)")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise MemchatError(f"cannot read {path}: {exc.strerror}", "check the path and its permissions") from exc
-    return parse_lines(data, str(path))
+    data, source = import_formats.read_source(path)
+    return parse_lines(data, source)
 
 
 def parse_lines(data: bytes, source: str = "the transcript") -> list[TranscriptLine]:
@@ -111,12 +100,46 @@ def _parse_line(number: int, raw: str) -> TranscriptLine:
     return TranscriptLine(number, item["session"], item["role"], item["content"], ts)
 
 
+READERS: dict[str, Callable[[Any, int], ImportedConversation]] = {
+    import_formats.CHATGPT: chatgpt_export.read_conversation,
+    import_formats.CLAUDE: claude_export.read_conversation,
+}
+
+
+def import_file(services: Services, path: Path, *, skip_bad: bool = False,
+                on_progress: ProgressCallback = no_progress) -> ImportReport:
+    """Import whatever `path` holds (see the module docstring)."""
+    data, source = import_formats.read_source(path)
+    loaded = import_formats.load(data, source)
+    report = ImportReport(kind=loaded.kind)
+    if loaded.kind == import_formats.TRANSCRIPT:
+        return import_lines(services, parse_lines(data, source), report, on_progress)
+    if loaded.kind == import_formats.MEMORIES:
+        report.restored = memory_restore.restore(services, memory_restore.parse(data, source), on_progress)
+        return report
+    read = READERS[loaded.kind]
+    conversations: list[ImportedConversation] = []
+    for index, item in enumerate(loaded.payload):
+        try:
+            conversations.append(read(item, index))
+        except BadConversation as error:
+            if not skip_bad:
+                raise BadConversation(f"{source}: {error.message}",
+                                      f"{error.hint}; nothing was imported (--skip-bad imports the others)") from error
+            report.bad.append(error.message)
+    return import_conversations(services, conversations, report, on_progress)
+
+
 def import_transcript(services: Services, path: Path) -> ImportReport:
-    lines = parse_transcript(path)
-    report = ImportReport()
+    return import_lines(services, parse_transcript(path), ImportReport())
+
+
+def import_lines(services: Services, lines: list[TranscriptLine], report: ImportReport,
+                 on_progress: ProgressCallback = no_progress) -> ImportReport:
     sessions = services.sessions
     extraction.drain(services)  # what an earlier, interrupted import (or chat) left pending
-    for line in lines:
+    for done, line in enumerate(lines, start=1):
+        on_progress(ImportProgress(done - 1, len(lines), line.session))
         session = sessions.open(line.session, now=line.ts)
         report.sessions.add(line.session)
         if sessions.find_message(session.id, line.role, line.content, line.ts) is not None:
@@ -133,4 +156,5 @@ def import_transcript(services: Services, path: Path) -> ImportReport:
             outcomes, failures = extraction.extract(services, message, line.content)
             report.outcomes.extend(outcomes)
             report.failures += len(failures)
+    on_progress(ImportProgress(len(lines), len(lines)))
     return report
