@@ -155,8 +155,39 @@ class UISettings:
 
 
 @dataclass
+class EngineSettings:
+    """Where replies come from: the local llama.cpp model, or a model on an OpenAI-compatible server."""
+
+    kind: str = "local"
+    """"local" (llama.cpp in this process, model.chat) or "openai" (a server: llama-server, llama_cpp.server,
+    Ollama's /v1, vLLM, LM Studio)."""
+    base_url: str = "http://127.0.0.1:8080/v1"
+    """The server's address, with or without the trailing /v1."""
+    model: str = ""
+    """The served model's name (empty: the first the server lists; Ollama needs it, e.g. "llama3.2")."""
+    api_key_env: str = ""
+    """The NAME of the environment variable holding the API key (e.g. "OPENAI_API_KEY"); the key itself
+    is never written to settings, the database, snapshots, exports or logs."""
+    timeout: float = 120.0
+    """Seconds to wait for the server's next byte (a first token after a long prompt counts too)."""
+    connect_timeout: float = 5.0
+    """Seconds to wait for the server to accept a connection."""
+    n_ctx: int = 0
+    """Context window in tokens; 0 takes the server's (llama-server, vLLM say it) or assumes 2048."""
+    embeddings: str = "local"
+    """"local" (model.embed, in this process: memory never depends on the server) or "remote" (the
+    server's /v1/embeddings)."""
+    embed_model: str = ""
+    """The server's embedding model when embeddings = "remote" (empty: engine.model)."""
+
+
+ENGINE_CHOICES = {"engine.kind": ("local", "openai"), "engine.embeddings": ("local", "remote")}
+
+
+@dataclass
 class Settings:
     model: ModelSettings = field(default_factory=ModelSettings)
+    engine: EngineSettings = field(default_factory=EngineSettings)
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     recall: RecallSettings = field(default_factory=RecallSettings)
     forget: ForgetSettings = field(default_factory=ForgetSettings)
@@ -276,6 +307,9 @@ RANGES: dict[str, tuple[float, float]] = {
     "model.top_p":             (0.0, 1.0),
     "model.repeat_penalty":    (0.1, 10.0),
     "model.seed":              (-1, 2**32 - 1),  # llama.cpp's seed is unsigned 32-bit; -1 picks one at random
+    "engine.timeout":          (1.0, 86_400),
+    "engine.connect_timeout":  (0.1, 600),
+    "engine.n_ctx":            (0, 1_048_576),  # 0: as the server says
     "budget.reserved_output":  (0.0, 131_072),
     "budget.system":           (0.0, 131_072),
     "budget.notes":            (0.0, 131_072),
@@ -335,6 +369,14 @@ def check_ranges(settings: Settings) -> None:
             flag = {"model.n_ctx": " or --n-ctx", "model.n_threads": " or --threads"}.get(name, "")
             raise MemchatError(f"setting {name} = {value} is out of range: allowed {_plain(low)} to {_plain(high)}",
                                f"fix it in config.toml, {env}{flag}")
+    for name, allowed in ENGINE_CHOICES.items():
+        value = getattr(settings.engine, name.split(".")[1])
+        if value not in allowed:
+            raise MemchatError(f"setting {name} = {value!r} is not one of {', '.join(allowed)}",
+                               f"fix it in config.toml or MEMCHAT_{name.replace('.', '_').upper()}")
+    if 0 < settings.engine.n_ctx < 512:
+        raise MemchatError(f"setting engine.n_ctx = {settings.engine.n_ctx} is out of range: 0 (the server's) "
+                           "or 512 and up", "fix it in config.toml or MEMCHAT_ENGINE_N_CTX")
     if settings.recall.floor > settings.recall.high:
         raise MemchatError(f"setting recall.floor ({settings.recall.floor}) is above recall.high "
                            f"({settings.recall.high})", "the floor must not exceed high")

@@ -55,7 +55,10 @@ def _check_database(settings: Settings, problems: list[tuple[str, str]]) -> list
 
 def _check_models(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:
     lines = []
-    for role, value in (("chat", settings.model.chat), ("embed", settings.model.embed)):
+    roles = [("chat", settings.model.chat), ("embed", settings.model.embed)]
+    if settings.engine.kind == "openai":  # the server holds the chat model (and the embedder, if remote)
+        roles = [] if settings.engine.embeddings == "remote" else roles[1:]
+    for role, value in roles:
         if value.endswith(".gguf") or os.path.sep in value:
             state = "present" if os.path.isfile(value) else "missing"
             lines.append(f"{role:5} model   {value} [{state}]")
@@ -73,6 +76,45 @@ def _check_models(settings: Settings, problems: list[tuple[str, str]]) -> list[s
             problems.append((f"{role} model {spec.name} is not pulled", f"run `memchat models pull {spec.name}` (or just start memchat)"))
         elif state in ("corrupt", "unverified"):
             problems.append((f"{role} model {spec.name} is {state}", "run `memchat models verify`; if it fails, delete the file and pull again"))
+    return lines
+
+
+def _check_engine(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:
+    """The model server (engine.kind = "openai"): reachable, its model, context size, tokenisation.
+    Asks only what the server says of itself: nothing is generated."""
+    from memchat.engine.openai_compat import OpenAIChatEngine
+
+    remote = settings.engine
+    lines = ["engine        openai-compatible server"]
+    try:
+        engine = OpenAIChatEngine(remote.base_url, model=remote.model, api_key_env=remote.api_key_env,
+                                  timeout=min(remote.timeout, 10.0), connect_timeout=remote.connect_timeout,
+                                  n_ctx=remote.n_ctx)
+        lines[0] += f" at {engine.server}, embeddings {remote.embeddings}"
+        info = engine.describe()
+    except MemchatError as error:
+        problems.append((error.message, error.hint))
+        return lines
+    except Exception as exc:  # noqa: BLE001 - doctor reports, it never crashes
+        problems.append((f"the model server check failed: {type(exc).__name__}: {exc}", "check engine.base_url"))
+        return lines
+    listed = ", ".join(info.models[:5]) + (" …" if len(info.models) > 5 else "")
+    lines.append(f"server        reachable ({info.kind}), serves {listed or 'no model listed'}")
+    if remote.model and info.models and remote.model not in info.models:
+        problems.append((f"the server does not list the model {remote.model!r} (engine.model)",
+                         f"set engine.model to one it serves: {listed}"))
+    lines.append(f"served model  {engine.model or '(the server decides)'}")
+    lines.append(f"context       {engine.n_ctx} tokens ({engine.n_ctx_source})")
+    if info.tokenizer:
+        lines.append(f"tokenise      yes ({info.tokenizer}): the budget counts with the server's tokenizer")
+    else:
+        lines.append("tokenise      no: token counts are estimates, shown as ~ in the budget bar")
+    if remote.api_key_env:
+        present = bool(os.environ.get(remote.api_key_env))
+        lines.append(f"api key       ${remote.api_key_env} {'set' if present else 'NOT set'}")
+        if not present:
+            problems.append((f"the environment variable {remote.api_key_env} (engine.api_key_env) is empty",
+                             f"export {remote.api_key_env}=<your key>"))
     return lines
 
 
@@ -118,7 +160,10 @@ def settings_reference(settings: Settings) -> list[str]:
         if is_dataclass(value):
             for f in fields(value):
                 env = f"MEMCHAT_{section.name}_{f.name}".upper()
-                lines.append(f"  {section.name}.{f.name} = {getattr(value, f.name)!r}   ({env})")
+                shown = getattr(value, f.name)
+                if f.name == "api_key_env" and shown and not shown.isidentifier():
+                    shown = "(not a variable name: hidden, it may be the key itself)"
+                lines.append(f"  {section.name}.{f.name} = {shown!r}   ({env})")
     return lines
 
 
@@ -162,7 +207,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     lines += _check_privacy(settings, problems)
     lines += _check_database(settings, problems)
     lines += _check_models(settings, problems)
-    lines.append(f"threads       {settings.model.n_threads} (physical cores), n_ctx {settings.model.n_ctx}")
+    if settings.engine.kind == "openai":
+        lines += _check_engine(settings, problems)
+    lines.append(f"threads       {settings.model.n_threads} (physical cores), n_ctx {settings.model.n_ctx}"
+                 + (" (local model, unused)" if settings.engine.kind == "openai" else ""))
     print(printable("\n".join(lines)))
     if args.settings_list:
         print("\nsettings (config.toml key, environment variable):")

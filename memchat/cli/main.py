@@ -34,6 +34,10 @@ def _global_options() -> argparse.ArgumentParser:
     group.add_argument("--n-ctx", type=int, metavar="N", default=S, help="context window in tokens")
     group.add_argument("--threads", type=int, metavar="N", default=S, help="CPU threads for llama.cpp")
     group.add_argument("--theme", metavar="NAME", default=S, help="UI theme (memchat-dark, memchat-light)")
+    group.add_argument("--engine", choices=("local", "openai"), default=S,
+                       help="where replies come from: the local model, or an OpenAI-compatible server")
+    group.add_argument("--base-url", metavar="URL", default=S,
+                       help="an OpenAI-compatible server's address (e.g. http://127.0.0.1:8080/v1); implies --engine openai")
     return parent
 
 
@@ -64,6 +68,11 @@ def settings_from(args: argparse.Namespace) -> Settings:
             model[key] = getattr(args, flag)
     if model:
         overrides["model"] = model
+    engine = {"kind": getattr(args, "engine", None), "base_url": getattr(args, "base_url", None)}
+    if engine["base_url"] and not engine["kind"]:
+        engine["kind"] = "openai"  # an address means a server
+    if any(engine.values()):
+        overrides["engine"] = {key: value for key, value in engine.items() if value}
     if getattr(args, "theme", None):
         overrides["ui"] = {"theme": args.theme}
     if getattr(args, "db", None):

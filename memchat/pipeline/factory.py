@@ -44,6 +44,8 @@ def load_engines(settings: Settings, *, progress: bool = True, background: bool 
     from memchat.engine.llama import LlamaChatEngine, LlamaEmbedder, file_sha256
     from memchat.engine.loading import BackgroundChatEngine
 
+    if settings.engine.kind == "openai":
+        return remote_engines(settings, progress=progress)
     chat_path, chat_sha = resolve_model(settings.model.chat, progress=progress)
     embed_path, _ = resolve_model(settings.model.embed, progress=progress)
     model = settings.model
@@ -55,6 +57,26 @@ def load_engines(settings: Settings, *, progress: bool = True, background: bool 
     engine: ChatEngine = BackgroundChatEngine(load_chat, name=chat_path.stem, n_ctx=model.n_ctx) if background else load_chat()
     embedder = LlamaEmbedder(embed_path, n_threads=model.n_threads)
     return engine, embedder
+
+
+def remote_engines(settings: Settings, *, progress: bool = True) -> tuple[ChatEngine, Embedder]:
+    """engine.kind = "openai": replies from the server; memories embedded here (model.embed) unless
+    engine.embeddings = "remote". A server that is down is not an error here: the first turn (or
+    the TUI's start, in the background) reports it in one line."""
+    from memchat.engine.llama import LlamaEmbedder
+    from memchat.engine.openai_compat import OpenAIChatEngine, RemoteEmbedder
+
+    remote = settings.engine
+    connection = {"api_key_env": remote.api_key_env, "timeout": remote.timeout, "connect_timeout": remote.connect_timeout}
+    engine = OpenAIChatEngine(remote.base_url, model=remote.model, n_ctx=remote.n_ctx, **connection)
+    try:
+        engine.describe()  # its context size and model name, for the status line (no generation)
+    except MemchatError:
+        pass  # down: the first turn says so, in one line, and keeps the message
+    if remote.embeddings == "remote":
+        return engine, RemoteEmbedder(remote.base_url, model=remote.embed_model or remote.model, **connection)
+    embed_path, _ = resolve_model(settings.model.embed, progress=progress)
+    return engine, LlamaEmbedder(embed_path, n_threads=settings.model.n_threads)
 
 
 def open_database(settings: Settings, *, create: bool = True) -> Database:
