@@ -252,3 +252,83 @@ def test_a_person_chats_pins_forgets_exports_and_quits(tmp_path: Path, tmux_home
     finally:
         term.kill()
         print(f"tmux scenario took {time.monotonic() - started:.1f}s")
+
+
+PASTE = " ".join(f"Paragraph {n}: the committee reviewed the harbour budget for district {n}, noted that the ferry "
+                 f"schedule changed in spring, and asked Dr Almeida to report again in week {n + 2}."
+                 for n in range(1, 90))  # ~16k characters: more than the input budget, many sentences to extract
+
+
+def _rows(db: Path, sql: str) -> list[tuple]:
+    import apsw
+
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        return list(conn.execute(sql))
+    finally:
+        conn.close()
+
+
+def test_a_long_paste_an_early_stop_and_a_quit_while_memories_are_saved(tmp_path: Path, tmux_home: Path) -> None:
+    db = tmp_path / "tmux.db"
+    env = {"MEMCHAT_HOME": str(tmux_home), "MEMCHAT_DB": str(db)}
+    memchat = f"{shlex.quote(sys.executable)} -m memchat --db {shlex.quote(str(db))} --session tmux"
+    command = (f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env.items())} {memchat}; echo EXITED:$?; "
+               f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env.items())} {memchat}; echo AGAIN:$?; sleep 600")
+    term = Tmux(f"memchat-test2-{os.getpid()}", "memchat")
+    paste = tmp_path / "paste.txt"
+    paste.write_text(PASTE)
+    idle = lambda s: REPLYING not in status_line(s) and READY in s  # noqa: E731
+    try:
+        term.start(command, tmp_path)
+        term.wait_for(READY, timeout=60, what="the first screen", until=full_size)
+
+        # 1. a long paste (bracketed, as a terminal pastes): stored whole, cut for the prompt, the turn goes on
+        term.type("Hi! I live in Lisbon. Please look at this: ")
+        term.tmux("load-buffer", str(paste))
+        term.tmux("paste-buffer", "-p", "-t", term.name)
+        time.sleep(0.5)
+        term.keys("Enter")
+        term.wait_for("Written to memory — turn 1", timeout=180, what="the paste's turn to finish", until=idle)
+        stored = _rows(db, "SELECT content FROM messages WHERE role = 'user'")
+        assert len(stored) == 1 and PASTE[-200:] in stored[0][0]  # the full text stays in the transcript
+
+        # 2. Esc before the first token: nothing stored, the text is back in the box
+        term.type("What did the committee decide?")
+        term.keys("Enter", "Escape")
+        shown = term.wait_for(until=lambda s: REPLYING not in status_line(s) and "What did the committee decide?" in s,
+                              timeout=60, what="the stopped turn to settle")
+        time.sleep(1.0)  # the turn's worker records itself
+        replies = [r[0] for r in _rows(db, "SELECT content FROM messages WHERE role = 'assistant'")]
+        assert all(reply.strip() for reply in replies), replies  # never an empty reply to send the model later
+        early = "stopped before the reply began" in toasts(shown)
+        if early:  # Esc won the race against the first token (it usually does: the prompt is ~1k tokens)
+            assert len(_rows(db, "SELECT id FROM messages WHERE role = 'user'")) == 1
+        print(f"Esc before the first token: {'yes' if early else 'no, the first token came first'}")
+        term.keys("C-u")  # clear the box (whichever way the race went)
+
+        # 3. a second paste, then Ctrl+Q while its memories are being written: the screen says so,
+        #    a second Ctrl+Q quits at once, and the next start finishes the work
+        term.tmux("load-buffer", str(paste))
+        term.tmux("paste-buffer", "-p", "-t", term.name)
+        time.sleep(0.5)
+        term.keys("Enter")
+        term.wait_for(EXTRACTING, timeout=180, what="the second paste's extraction",
+                      until=lambda s: REPLYING not in status_line(s))
+        term.keys("C-q")
+        saving = term.wait_for(until=lambda s: "saving memories" in s or "EXITED:" in s, timeout=30,
+                               what="the saving notice (or the exit, if saving was quicker)")
+        if "EXITED:" not in saving:
+            term.keys("C-q")
+        print(f"quit while saving memories: {'yes' if 'EXITED:' not in saving else 'no, saving was quicker'}")
+        term.wait_for("EXITED:", timeout=60, what="memchat to exit")
+        assert "EXITED:0" in term.screen(), term.screen()
+        term.wait_for(READY, timeout=60, what="the second start")
+        term.wait_for(until=lambda s: "pending extraction" not in s, timeout=120, what="pending extraction to finish")
+        assert _rows(db, "SELECT COUNT(*) FROM messages WHERE extracted = 0") == [(0,)]
+        assert len(_rows(db, "SELECT id FROM messages WHERE role = 'user'")) >= 2
+        term.keys("C-q")
+        term.wait_for("AGAIN:", timeout=60, what="the second run to exit")
+        assert "AGAIN:0" in term.screen(), term.screen()
+    finally:
+        term.kill()
