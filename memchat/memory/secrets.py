@@ -203,6 +203,7 @@ def _merge(spans: list[SecretSpan]) -> list[SecretSpan]:
 
 SECRET_MARK = "[secret: "
 """How a redacted secret starts: '[secret: password]'."""
+_MARKER = re.compile(r"\[secret: [\w ]+\]")
 
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|$)")
@@ -250,7 +251,8 @@ def redaction(text: str, previous: str = "") -> tuple[str, list[SecretSpan]]:
             spans += [SecretSpan("credential", sentence.start() + m.start(), sentence.start() + m.end())
                       for m in _VALUE_ALONE.finditer(sentence.group())]
         before = sentence.group()
-    spans = _merge(spans)
+    markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]  # redacting redacted text changes nothing
+    spans = [s for s in _merge(spans) if not any(s.start < end and start < s.end for start, end in markers)]
     for span in reversed(spans):
         text = text[: span.start] + f"{SECRET_MARK}{span.kind}]" + text[span.end:]
     return text, spans
