@@ -23,7 +23,11 @@ from memchat.session_names import file_safe
 
 def default_path(stem: str, fmt: str) -> Path:
     folder = paths.private_dir(paths.exports_dir())
-    return folder / f"{file_safe(stem)}-{time.strftime('%Y%m%d-%H%M%S')}.{fmt}"
+    name = f"{file_safe(stem)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, number = folder / f"{name}.{fmt}", 2
+    while path.exists():  # two exports in one second: both kept
+        path, number = folder / f"{name}-{number}.{fmt}", number + 1
+    return path
 
 
 def write_private(output: Path, text: str) -> Path:

@@ -10,7 +10,8 @@ history. The memory keys work on the highlighted row.
 The list is sorted most recent first until a search gives scores: typing a
 query switches to best match first (unless another order was picked), and
 clearing it switches back, so the sort box and the title always say what the
-order is. The content column takes the width the others leave.
+order is. The content column takes the width the others leave. F6/F7 export what is
+listed (Markdown/JSONL) to the data dir's exports folder.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Label, Select, Static
 from textual.worker import get_current_worker
 
+from memchat.pipeline import exports
 from memchat.pipeline.services import Services
 from memchat.terminal_text import printable
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, MemchatError, Memory
 from memchat.ui import keys
+from memchat.ui.feedback import notify_error
 from memchat.ui.inspector import PINNED_MARK, memory_text
 from memchat.ui.memory_actions import ForgetLog, MemoryScreen
 from memchat.ui.tables import FittedTable
@@ -278,3 +281,19 @@ class BrowserScreen(MemoryScreen):
 
     def action_close(self) -> None:
         self.app.pop_screen()
+
+    def action_export_listed_md(self) -> None:
+        self.export_listed("md")
+
+    def action_export_listed_jsonl(self) -> None:
+        self.export_listed("jsonl")
+
+    def export_listed(self, fmt: str) -> None:
+        """Write the memories the list shows now (search and filters applied) to the exports folder."""
+        ids = [int(key.value) for key in self.query_one(MemoryList).rows if key.value]
+        try:
+            path = exports.export_memories(self.services.db, fmt, ids=ids)
+        except (MemchatError, OSError) as error:
+            notify_error(self, error)
+            return
+        self.notify(f"{len(ids)} memories written to {path}", title="exported", timeout=10, markup=False)

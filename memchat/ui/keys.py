@@ -76,6 +76,8 @@ KEYMAP: tuple[KeySpec, ...] = (
     KeySpec("memory", "source", "g", "Go to source", target="screen."),
     KeySpec("browser", "search", "slash", "Search"),
     KeySpec("browser", "close", "escape", "Close"),
+    KeySpec("browser", "export_listed_md", "f6", "Export the listed memories (.md)", short="Export .md"),
+    KeySpec("browser", "export_listed_jsonl", "f7", "Export the listed memories (.jsonl)", show=False),
     KeySpec("notes", "edit_summary", "s", "Edit summary"),
     KeySpec("notes", "edit_note", "e,enter", "Edit note"),
     KeySpec("notes", "add_note", "n", "Add note"),

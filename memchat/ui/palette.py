@@ -84,6 +84,11 @@ def commands(app: App[Any], screen: Screen) -> Iterator[SystemCommand]:
         yield from chat_commands(screen)
     if isinstance(screen, MemoryScreen):
         yield from memory_commands(screen)
+    if hasattr(screen, "export_listed"):  # the memory browser
+        yield SystemCommand("Export the listed memories as Markdown", "What the list shows now, to a file (F6)",
+                            _action(screen, "export_listed_md"))
+        yield SystemCommand("Export the listed memories as JSONL", "What the list shows now, to a file (F7)",
+                            _action(screen, "export_listed_jsonl"))
 
 
 def _action(node: App[Any] | Screen, action: str) -> Callable[[], object]:
