@@ -404,6 +404,8 @@ def test_cli_fuzz_never_raises_past_main(tmp_path, capsys, monkeypatch):
         ["memory", "edit"], ["memory", "add"], ["memory", "accept"], ["recall"], ["recall", "--k"],
         ["snapshot", "--turn"], ["snapshot", "--session"], ["snapshot", "-o"], ["snapshot", "--format"],
         ["ask"], ["ask", "--session"], ["import"], ["doctor"], ["memory", "add", "--importance"],
+        ["export", "memories", "-o"], ["export", "memories", "--format"], ["export", "session"],
+        ["export", "session", "s", "-o"],
     ])
     options = st.sampled_from([[], ["--n-ctx"], ["--threads"], ["--config"], ["--model"], ["--theme"]])
 

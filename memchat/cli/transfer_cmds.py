@@ -22,6 +22,7 @@ from memchat.pipeline.factory import build_services, open_database
 from memchat.pipeline.import_report import ImportProgress, ImportReport, ProgressCallback, no_progress
 from memchat.pipeline.importer import import_file
 from memchat.terminal_text import printable
+from memchat.types import MemchatError
 
 
 class RateColumn(ProgressColumn):
@@ -112,6 +113,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     output = Path(args.output).expanduser() if args.output else exports.default_path(stem, args.format)
     if output.is_dir():
         output = output / exports.default_path(stem, args.format).name
+    if output.exists() and not output.is_file():  # /dev/null, a FIFO: never replaced by a file
+        raise MemchatError(f"{output} is not a regular file", "pass -o with a file path, or '-o -' for stdout")
     show(str(exports.write_private(output, text)))
     return 0
 
