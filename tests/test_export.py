@@ -171,3 +171,20 @@ def test_redacting_an_export_of_redacted_text_changes_nothing():
     once = redact("My password is hunter2-Secret!99, my card 4111 1111 1111 1111.")
     assert "hunter2" not in once and "4111" not in once
     assert redact(once) == once  # exports redact stored (already redacted) text again
+
+
+def test_doctor_repair_keeps_what_was_imported_and_where_restored_memories_came_from(lived, tmp_path):
+    from memchat.memory.recover import recover
+    from memchat.memory.store import Database
+
+    backup = exports.export_memories(lived.db, "jsonl", everything=True, output=tmp_path / "m.jsonl")
+    fresh = fake_services(tmp_path / "fresh")
+    import_file(fresh, backup)
+    fresh.db.execute("INSERT INTO imported_conversations (source, conversation_id, session_id, title, messages, "
+                     "imported_at) VALUES ('chatgpt', 'c1', NULL, 't', 0, 0)")
+    fresh.db.checkpoint()
+    report = recover(tmp_path / "fresh" / "memchat.db", tmp_path / "repaired.db")
+    repaired = Database(report.path)
+    assert repaired.scalar("SELECT COUNT(*) FROM imported_conversations") == 1
+    assert repaired.scalar("SELECT COUNT(*) FROM memory_sources") == fresh.db.scalar("SELECT COUNT(*) FROM memory_sources")
+    assert repaired.rows("PRAGMA foreign_key_check") == []
