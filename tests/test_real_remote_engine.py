@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -145,7 +144,7 @@ def test_stop_mid_stream_closes_the_request(remote, llama_server):
     got: list[str] = []
     started = time.monotonic()
     for piece in remote.stream(PROMPT, max_tokens=400, sampling=Sampling(), should_stop=lambda: len(got) >= 3):
-        got.append(piece)
+        got.append(piece)  # noqa: PERF402 - should_stop reads it while streaming
     assert len(got) == 3 and remote.open_streams == 0
     assert time.monotonic() - started < 30
     # the server gave up the stopped generation: a new request is answered at once, not after 400 tokens
@@ -222,11 +221,12 @@ def test_the_prompt_never_exceeds_the_context_minus_the_reply(tmp_path, embedder
 
 
 async def test_tui_streams_counts_exactly_and_esc_stops(tmp_path, remote, embedder):
+    from test_ui_chat import wait_until
+
     from memchat.ui.app import MemchatApp
     from memchat.ui.budget_bar import BudgetBar
     from memchat.ui.chat_view import ChatView
     from memchat.ui.prompt_input import PromptInput
-    from test_ui_chat import wait_until
 
     settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "tui.db"),
                                                       "budget": {"reserved_output": 300}}, environ={})

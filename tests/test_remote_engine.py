@@ -9,14 +9,11 @@ import threading
 import time
 
 import pytest
-
 from fake_openai_server import FRAME_BASE, FRAME_ROLE, FakeOpenAIServer, words
-from memchat.cli.main import main
-from memchat.config import load_settings
-from memchat.engine.fake import FakeEmbedder
-from memchat.engine.openai_compat import OpenAIChatEngine, RemoteEmbedder
+
+from memchat.engine.openai_compat import OpenAIChatEngine
 from memchat.engine.protocol import Sampling
-from memchat.pipeline.factory import build_services, load_engines, open_conversation
+from memchat.engine.remote_embed import RemoteEmbedder
 from memchat.types import ChatMessage, MemchatError
 
 PROMPT = [ChatMessage("system", "You are memchat."), ChatMessage("user", "Tell me something nice.")]
@@ -121,7 +118,7 @@ def test_stop_mid_reply_keeps_what_came_and_closes_the_request():
         engine = engine_for(server).wait_until_loaded()
         got: list[str] = []
         for piece in engine.stream(PROMPT, max_tokens=300, sampling=Sampling(), should_stop=lambda: len(got) >= 5):
-            got.append(piece)
+            got.append(piece)  # noqa: PERF402 - should_stop reads it while streaming
         assert 5 <= len(got) < 20
         assert server.client_left.wait(3.0)
 
@@ -161,7 +158,7 @@ def test_a_stream_that_stalls_mid_reply_times_out():
         got: list[str] = []
         with pytest.raises(MemchatError, match="sent nothing"):
             for piece in engine.stream(PROMPT, max_tokens=8, sampling=Sampling()):
-                got.append(piece)
+                got.append(piece)  # noqa: PERF402 - should_stop reads it while streaming
         assert got == ["Hel"] and engine.open_streams == 0
 
 

@@ -9,13 +9,14 @@ import socket
 import time
 
 import pytest
-
 from fake_openai_server import FakeOpenAIServer
+
 from memchat import paths
 from memchat.cli.main import main
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder
-from memchat.engine.openai_compat import OpenAIChatEngine, RemoteEmbedder
+from memchat.engine.openai_compat import OpenAIChatEngine
+from memchat.engine.remote_embed import RemoteEmbedder
 from memchat.pipeline.factory import build_services, load_engines, open_conversation
 from memchat.types import MemchatError, PromptAssembled
 from memchat.ui.app import MemchatApp
@@ -68,7 +69,7 @@ def test_a_turn_through_the_server_is_recorded_with_exact_counts_and_the_servers
         sent = server.chats()[-1]
         assert sent["max_tokens"] <= 4096 - report.prompt_tokens
         stored = conversation.services.db.scalar("SELECT snapshot FROM turns")
-        assert f"fake-model via http://127.0.0.1:" in stored
+        assert "fake-model via http://127.0.0.1:" in stored
 
 
 def test_a_server_without_tokenisation_budgets_with_estimates(settings):

@@ -18,7 +18,7 @@ import re
 import socket
 import ssl
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -94,7 +94,7 @@ class HttpClient:
         conn = kind(self._host, self._port, timeout=self.connect_timeout)
         try:
             conn.connect()
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError as exc:
             conn.close()
             raise MemchatError(f"the model server at {self.display} did not accept a connection within "
                                f"{self.connect_timeout:g} s", self._reach_hint()) from exc
@@ -197,7 +197,8 @@ class HttpClient:
                            "check the server's log; send the message again to retry", status=status, detail=detail)
 
     # ---- SSE ------------------------------------------------------------------
-    def stream(self, path: str, body: dict[str, Any], should_stop: Callable[[], bool]) -> Iterator[dict[str, Any]]:
+    def stream(self, path: str, body: dict[str, Any],
+               should_stop: Callable[[], bool]) -> Generator[dict[str, Any], None, None]:
         """The JSON events of a server-sent-event stream, on a connection of its own that is closed
         as soon as `should_stop()` is true, the caller stops iterating, or the stream ends."""
         conn = self._connect()

@@ -1,5 +1,5 @@
 """The chat engine for a model on an OpenAI-compatible server (llama-server, llama_cpp.server,
-Ollama's /v1, vLLM, LM Studio), and an optional embedder on the same server.
+Ollama's /v1, vLLM, LM Studio). Embeddings on the same server: `memchat.engine.remote_embed`.
 
 It keeps the ChatEngine contract the local engine keeps: replies stream piece by piece and
 stop at once (the HTTP request is closed); JSON calls are schema-constrained where the server
@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-import numpy as np
-
 from memchat.engine import server_probe
 from memchat.engine.estimate import EstimatingCounter
 from memchat.engine.http_client import HttpClient, ServerError, one_line
@@ -37,7 +35,7 @@ _EXTRAS = ("repeat_penalty", "stream_options")
 """Fields beyond OpenAI's own: llama.cpp reads repeat_penalty; usage in streams needs stream_options."""
 
 
-def _short_model(model: str) -> str:
+def short_model(model: str) -> str:
     """A served model's name for display: llama.cpp servers name a model by its file path."""
     return PurePosixPath(model).stem if model.endswith(".gguf") else model
 
@@ -69,7 +67,7 @@ class OpenAIChatEngine:
         self._set_name()
 
     def _set_name(self) -> None:
-        self.name = f"{_short_model(self.model) or 'model'} via {self._client.display}"
+        self.name = f"{short_model(self.model) or 'model'} via {self._client.display}"
 
     @property
     def server(self) -> str:
@@ -323,43 +321,3 @@ def _json_part(text: str) -> str:
     except ValueError:
         return text
     return json.dumps(value, ensure_ascii=False)
-
-
-class RemoteEmbedder:
-    """Embeddings from the server's /v1/embeddings (engine.embeddings = "remote"), L2-normalised."""
-
-    def __init__(self, base_url: str, *, model: str = "", api_key_env: str = "", timeout: float = 120.0,
-                 connect_timeout: float = 5.0) -> None:
-        self._client = HttpClient(base_url, timeout=timeout, connect_timeout=connect_timeout, api_key_env=api_key_env)
-        self._model = model
-        self.name = f"remote:{_short_model(model) or 'server'}"
-        self._dim: int | None = None
-
-    @property
-    def dim(self) -> int:
-        if self._dim is None:
-            self._dim = len(self.embed(["dimension probe"])[0])
-        return self._dim
-
-    def coverage(self, text: str) -> float:
-        return 1.0  # the server's tokenizer is not at hand; the similarity gate judges on its own
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if not texts:
-            return []
-        body: dict[str, Any] = {"input": [text or " " for text in texts]}
-        if self._model:
-            body["model"] = self._model
-        answer = self._client.request("POST", "/v1/embeddings", body)
-        data = answer.get("data") if isinstance(answer, dict) else None
-        try:
-            rows = sorted(data, key=lambda row: row.get("index", 0))  # type: ignore[arg-type]
-            matrix = np.asarray([row["embedding"] for row in rows], dtype=np.float32)
-        except (TypeError, KeyError, ValueError, AttributeError) as exc:
-            raise MemchatError("the model server's /v1/embeddings answer is not a list of vectors",
-                               "serve an embedding model there, or set engine.embeddings = \"local\"") from exc
-        if matrix.ndim != 2 or len(matrix) != len(texts) or not np.isfinite(matrix).all():
-            raise MemchatError(f"the model server returned {len(matrix)} embeddings for {len(texts)} texts",
-                               "serve an embedding model there, or set engine.embeddings = \"local\"")
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        return (matrix / np.where(norms == 0, 1.0, norms)).tolist()

@@ -64,17 +64,20 @@ def remote_engines(settings: Settings, *, progress: bool = True) -> tuple[ChatEn
     engine.embeddings = "remote". A server that is down is not an error here: the first turn (or
     the TUI's start, in the background) reports it in one line."""
     from memchat.engine.llama import LlamaEmbedder
-    from memchat.engine.openai_compat import OpenAIChatEngine, RemoteEmbedder
+    from memchat.engine.openai_compat import OpenAIChatEngine
+    from memchat.engine.remote_embed import RemoteEmbedder
 
     remote = settings.engine
-    connection = {"api_key_env": remote.api_key_env, "timeout": remote.timeout, "connect_timeout": remote.connect_timeout}
-    engine = OpenAIChatEngine(remote.base_url, model=remote.model, n_ctx=remote.n_ctx, **connection)
+    engine = OpenAIChatEngine(remote.base_url, model=remote.model, n_ctx=remote.n_ctx, api_key_env=remote.api_key_env,
+                              timeout=remote.timeout, connect_timeout=remote.connect_timeout)
     try:
         engine.describe()  # its context size and model name, for the status line (no generation)
     except MemchatError:
         pass  # down: the first turn says so, in one line, and keeps the message
     if remote.embeddings == "remote":
-        return engine, RemoteEmbedder(remote.base_url, model=remote.embed_model or remote.model, **connection)
+        return engine, RemoteEmbedder(remote.base_url, model=remote.embed_model or remote.model,
+                                      api_key_env=remote.api_key_env, timeout=remote.timeout,
+                                      connect_timeout=remote.connect_timeout)
     embed_path, _ = resolve_model(settings.model.embed, progress=progress)
     return engine, LlamaEmbedder(embed_path, n_threads=settings.model.n_threads)
 
