@@ -202,6 +202,10 @@ class WriteOutcome:
     replaced_id: int | None = None
 
 
+PURGE_OFFER = "forgotten, but still on disk (and in the messages that said it): this command removes every copy"
+"""The reason of the outcome a forget request adds: its content is the purge command to run."""
+
+
 @dataclass
 class ExtractionFailure:
     raw_output: str

@@ -7,7 +7,7 @@ from helpers import fake_conversation
 
 from memchat.pipeline import snapshot
 from memchat.pipeline.factory import open_conversation
-from memchat.types import MemchatError, MemoryWritten, PromptAssembled, RecallDone, TokenStreamed, TurnFinished
+from memchat.types import PURGE_OFFER, MemchatError, MemoryWritten, PromptAssembled, RecallDone, TokenStreamed, TurnFinished
 
 
 def test_a_turn_emits_events_persists_and_extracts(tmp_path):
@@ -126,7 +126,9 @@ def test_forget_acts_before_recall_and_retires_matching_notes(tmp_path):
     prompt = conv.services.engine.prompts[-1]  # the window still quotes the chat; memory and notes do not
     assert not any("peanuts" in m.content for m in prompt if m.role == "system")
     written = [e for e in events if isinstance(e, MemoryWritten)][0]
-    assert {o.action for o in written.outcomes} == {"deleted"}
+    assert {o.action for o in written.outcomes if o.reason != PURGE_OFFER} == {"deleted"}
+    offer = [o for o in written.outcomes if o.reason == PURGE_OFFER]
+    assert len(offer) == 1 and offer[0].content.startswith("memchat memory purge-topic ")
 
 
 def test_questions_do_not_become_notes(tmp_path):

@@ -131,6 +131,22 @@ def test_purge_leaves_no_byte_of_the_memory_in_the_file_or_its_wal(tmp_path):
     assert not memories.check_integrity()
 
 
+def test_a_forget_request_offers_the_purge_and_purge_topic_leaves_no_byte(tmp_path):
+    conv = fake_conversation(tmp_path)
+    conv.run_turn("I live in Lisbon. My dog is called Zanzibarquux and he is three.")
+    conv.wait()
+    conv.run_turn("Please forget what I told you about Zanzibarquux.")
+    conv.wait()
+    offer = conv.services.db.rows("SELECT snapshot FROM turns WHERE turn = 2")[0]["snapshot"]
+    assert "purge-topic" in offer  # the forget request's outcome names the command that removes every copy
+    assert _disk(conv.services.db.path).lower().count(b"zanzibarquux") > 0  # forgetting alone is soft
+    reports = conv.services.writer.purge_topic("Zanzibarquux")
+    assert reports and sum(r.messages for r in reports) >= 1
+    assert _disk(conv.services.db.path).lower().count(b"zanzibarquux") == 0
+    assert any("Lisbon" in m.content for m in conv.services.memories.list_items())
+    assert conv.services.writer.purge_topic("Zanzibarquux") == []
+
+
 def test_files_memchat_creates_are_private(tmp_path):
     home = tmp_path / "home"
     env = {**os.environ, "MEMCHAT_HOME": str(home)}

@@ -8,6 +8,7 @@ from dataclasses import asdict
 
 from memchat.cli import arg_types
 from memchat.cli.output import show, show_json
+from memchat.memory.purge import PurgeReport
 from memchat.pipeline.factory import build_services
 from memchat.terminal_text import printable
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, STORED_KINDS, Memory, MemoryDraft, format_day
@@ -31,6 +32,16 @@ def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
     else:
         for memory in memories:
             show(_line(memory))
+
+
+def _purged(args: argparse.Namespace, reports: list[PurgeReport]) -> None:
+    if getattr(args, "json", False):
+        show_json([asdict(r) for r in reports])
+        return
+    for report in reports:
+        show(f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); scrubbed "
+             f"{report.messages} message(s), {report.snapshots} snapshot(s), {report.notes} note(s), "
+             f"{report.summaries} summary(ies)")
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
@@ -59,10 +70,12 @@ def cmd_memory(args: argparse.Namespace) -> int:
         outcome = services.writer.accept(args.id)  # raises unless the memory is pending
         show_json(asdict(outcome)) if args.json else show(f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")
     elif action == "purge":
-        report = store.purge(args.id)
-        print(f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); scrubbed "
-              f"{report.messages} message(s), {report.snapshots} snapshot(s), {report.notes} note(s), "
-              f"{report.summaries} summary(ies)")
+        _purged(args, [store.purge(args.id)])
+    elif action == "purge-topic":
+        reports = services.writer.purge_topic(args.topic)
+        if not reports and not args.json:
+            show(f"nothing about {printable(args.topic, one_line=True)!r} to purge")
+        _purged(args, reports)
     elif action == "edit":
         _emit(args, [store.edit(args.id, args.text)])
     elif action == "history":
@@ -91,6 +104,11 @@ def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser)
         p = actions.add_parser(name, parents=[parent], help=text)
         p.add_argument("id", type=arg_types.memory_id)
         p.add_argument("--json", action="store_true")
+    p = actions.add_parser("purge-topic", parents=[parent],
+                           help="hard delete everything about a topic, forgotten memories included, and scrub "
+                                "the messages that said it")
+    p.add_argument("topic")
+    p.add_argument("--json", action="store_true")
     p = actions.add_parser("edit", parents=[parent], help="new text (re-embedded and re-indexed)")
     p.add_argument("id", type=arg_types.memory_id)
     p.add_argument("text")

@@ -152,12 +152,15 @@ class MemoryStore:
         self.db.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(pinned), memory_id))
         return self.require(memory_id)
 
-    def purge(self, memory_id: int) -> PurgeReport:
+    def purge(self, memory_id: int, *, alone: bool = False) -> PurgeReport:
         """Hard delete (see `memory.purge`): the row, its FTS entry and vector, the episode it came from
-        (or an episode's typed memories), and their text in messages, snapshots, summary and notes."""
+        (or an episode's typed memories, unless `alone`), and their text in messages, snapshots, summary
+        and notes."""
         memory = self.require(memory_id)
         related = []
-        if memory.is_episode:
+        if memory.is_episode and alone:
+            pass
+        elif memory.is_episode:
             related = [_memory(r) for r in self.db.rows("SELECT * FROM memories WHERE origin_id = ?", (memory_id,))]
         elif memory.origin_id is not None and self.get(memory.origin_id) is not None:
             related = [self.require(memory.origin_id)]

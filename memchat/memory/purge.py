@@ -11,6 +11,7 @@ truncated afterwards, so the old pages do not linger there either. One transacti
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from memchat.memory.segment import split_sentences
@@ -55,5 +56,30 @@ def purge_rows(db: Database, memory: Memory, related: list[Memory]) -> PurgeRepo
         report.summaries = _scrub(db, "sessions", "summary", texts, MARKER)
         escaped = [json.dumps(t, ensure_ascii=False)[1:-1] for t in texts]  # as they appear inside snapshot JSON
         report.snapshots = _scrub(db, "turns", "snapshot", escaped, f"{MARKER[:-1]} memory #{memory.id}]")
+    db.checkpoint()
+    return report
+
+
+_TEXT_COLUMNS = (("messages", "content", "messages"), ("notes", "text", "notes"), ("sessions", "summary", "summaries"),
+                 ("turns", "snapshot", "snapshots"))
+
+
+def scrub_phrase(db: Database, phrase: str) -> PurgeReport:
+    """Replace `phrase` (any case) by the marker wherever text was copied — messages, notes, summaries,
+    snapshots — for a purge by topic: the messages that named it, the forget request included."""
+    report = PurgeReport()
+    phrase = phrase.strip()
+    if len(phrase) < 3:
+        return report  # too short to name anything: it would scrub parts of other words
+    pattern = re.compile(re.escape(phrase), re.IGNORECASE)
+    with db.transaction():
+        for table, column, field_name in _TEXT_COLUMNS:
+            key = "id"
+            rows = db.rows(f"SELECT {key}, {column} AS text FROM {table} WHERE instr(lower({column}), ?) > 0",
+                           (phrase.lower(),))
+            for row in rows:
+                db.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (pattern.sub(MARKER, row["text"]),
+                                                                                 row[key]))
+            setattr(report, field_name, getattr(report, field_name) + len(rows))
     db.checkpoint()
     return report

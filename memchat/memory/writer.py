@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -35,6 +35,7 @@ from memchat.memory.distill import (
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.items import MemoryStore
+from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
     contains_secret,
     forget_topic,
@@ -319,7 +320,23 @@ class MemoryWriter:
             outcomes.append(WriteOutcome("skipped", topic, "forget request matched no memory"))
         return outcomes
 
-    def matching(self, topic: str) -> list[Memory]:
+    def purge_topic(self, topic: str) -> list[PurgeReport]:
+        """Purge (hard delete, every copy scrubbed) what is about `topic` — forgotten memories included:
+        what a forget request hid, this removes from the disk."""
+        reports: list[PurgeReport] = []
+        gone: set[int] = set()
+        found = self.matching(topic, statuses=("active", "pending", "superseded", "archived", "deleted"))
+        for memory in sorted(found, key=lambda m: m.is_episode):  # typed memories first, each with its episode
+            if memory.id in gone or self.memories.get(memory.id) is None:
+                continue  # went with an earlier one (its episode)
+            report = self.memories.purge(memory.id, alone=True)  # an episode's other facts are not the topic
+            gone.update(report.memory_ids)
+            reports.append(report)
+        if reports:
+            reports.append(scrub_phrase(self.memories.db, topic))  # the messages that named it, the request too
+        return reports
+
+    def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
         """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
         must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
         everything containing all its words; for a part with a name in it, everything naming them; and,
@@ -346,4 +363,4 @@ class MemoryWriter:
                 if (shared and close[memory.id] >= FORGET_SIMILARITY) or (about_them and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
-        return [m for m in memories.values() if m.status in ("active", "pending", "superseded")]
+        return [m for m in memories.values() if m.status in statuses]

@@ -11,6 +11,7 @@ prompt is assembled, so the very reply to "from now on …" already honours it.
 
 from __future__ import annotations
 
+import shlex
 import threading
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from memchat.types import (
     BudgetReport,
     ExtractionFailure,
     MemchatError,
+    PURGE_OFFER,
     MemoryWritten,
     Message,
     PromptAssembled,
@@ -277,6 +279,9 @@ class Conversation:
                 kept = drop_topic(session.summary, topic, gone)
                 if kept != session.summary:
                     sessions.set_summary(session.id, kept)
+        if any(o.action == "deleted" for o in outcomes):  # forgetting is soft: offer the hard delete
+            outcomes.append(WriteOutcome(
+                "skipped", f"memchat memory purge-topic {shlex.quote(topic)}", PURGE_OFFER))
         return outcomes
 
     def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit,

@@ -23,7 +23,7 @@ from memchat.pipeline import export, snapshot
 from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.services import Services
 from memchat.terminal_text import printable
-from memchat.types import MemchatError, MemoryWritten, RecallDone, TurnFinished, TurnStarted
+from memchat.types import PURGE_OFFER, MemchatError, MemoryWritten, RecallDone, TurnFinished, TurnStarted
 from memchat.ui import keys
 from memchat.ui.browser import BrowserScreen
 from memchat.ui.budget_bar import BudgetBar
@@ -198,6 +198,7 @@ class ChatScreen(MemoryScreen):
                         severity="warning", markup=False)
         if not self.inspector_open:
             written = [f"{o.action} #{o.memory_id}: {o.content}" for o in event.outcomes if o.action in VISIBLE_OUTCOMES]
+            written += [f"{o.reason}: {o.content}" for o in event.outcomes if o.reason == PURGE_OFFER]
             if written:
                 self.notify(printable("\n".join(written)), title="memory", markup=False)
         self._changed(None, recount=False)
