@@ -1,0 +1,258 @@
+"""Speed at every turn (issue 11), printed side by side from one run with the default models:
+
+    python benchmarks/bench_turns.py [--threads N] [--n-ctx 4096] [--reply-tokens 96] [--skip-recall] [--json]
+
+Replies are capped (--reply-tokens) so a run takes minutes on 2 cores: time to first token
+does not depend on the reply's length, and the window still folds within 30 turns.
+
+1. A scripted 30-turn session through memchat's own pipeline (notes, a pin, recalled memories,
+   and enough talk that the window folds into the rolling summary), run twice in this process:
+   without and with the background pre-warm. Per run: time to first token (from sending the
+   message to the first streamed piece) — median, p95, p95 ÷ median, turn 30 ÷ turn 2 — and the
+   prompt tokens reused from llama.cpp's KV cache vs read, summed and on the worst turn.
+2. Decode speed through memchat (a turn's streamed reply) ÷ a plain llama-cpp-python streaming
+   loop over the same prompt tokens, the same model, threads and length (≥ 128 tokens).
+3. Resident memory (VmRSS) of this process after the session: both engines loaded, n_ctx as set.
+4. Recall at 10k and 100k memories ÷ an exact NumPy scan, with recall@10 (bench_recall.py).
+5. Per-turn overhead: the turn's wall time minus its generation (recall, assembly, storing the
+   messages and the snapshot) ÷ the turn's wall time.
+
+Targets: TTFT p95 ÷ median ≤ 1.5, turn 30 ÷ turn 2 ≤ 1.3, after a pre-warm a turn reads only its
+new tail; decode ≥ 0.95 × raw; RSS ≤ 400 MB; recall ≤ 1.5 × NumPy at 100k (recall@10 ≥ 0.99);
+overhead ≤ 5 %. Machines are noisy: compare ratios within one run only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from memchat.config import load_settings  # noqa: E402
+from memchat.pipeline.factory import build_services, load_engines, open_conversation  # noqa: E402
+from memchat.types import PromptAssembled, TokenStreamed, TurnEvent  # noqa: E402
+
+SESSION = [
+    "Hi! I'm Marta.",
+    "I live in Porto and work as a pharmacist at a small clinic near the river.",
+    "From now on, please keep your answers short.",
+    "What is a good breakfast before a long shift?",
+    "My son Leo is nine and he plays the violin every evening.",
+    "Can you suggest three violin pieces for a beginner?",
+    "My brother Rui lives in Lisbon; my sister Ines is a nurse in Braga.",
+    "How far is Lisbon from Porto by train?",
+    "I have a dog called Bolt who loves running on the beach.",
+    "What should I pack for a beach day with a dog?",
+    "PIN:the user is allergic to penicillin.",
+    "Where do I live?",
+    "Explain in a few sentences how vaccines train the immune system.",
+    "I'm thinking about learning to cook Japanese food.",
+    "Give me a simple recipe for miso soup.",
+    "What instrument does my son play?",
+    "Also, I never drink coffee after 4 pm.",
+    "Tell me a fun fact about octopuses.",
+    "My favourite book is One Hundred Years of Solitude.",
+    "Who wrote my favourite book?",
+    "What is the capital of Australia?",
+    "Write a short poem about the Douro river.",
+    "What do I do for work?",
+    "Recommend a weekend trip from Porto.",
+    "How do I keep basil alive indoors?",
+    "Where does my brother live?",
+    "What is the boiling point of water at sea level in Fahrenheit?",
+    "Summarise what you know about my family.",
+    "Any tips for sleeping after a night shift?",
+    "Thanks, that's all for today!",
+]
+"""30 messages. "PIN:" pins the memory it states (the inspector's p key) before it is sent."""
+
+LONG_PROMPT = "Write a long numbered list of sixty different fruits, one per line, with a short note on each."
+
+
+@dataclass
+class TurnFigures:
+    ttft_ms: float
+    wall_ms: float
+    generation_ms: float
+    reused: int
+    read: int
+    tail: int
+    """Tokens of the prompt's per-turn tail (notes/recall block, message, assistant cue)."""
+
+
+@dataclass
+class SessionRun:
+    prewarm: bool
+    turns: list[TurnFigures] = field(default_factory=list)
+    folds: int = 0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_session(engine: Any, embedder: Any, workdir: Path, *, prewarm: bool, reply_tokens: int) -> SessionRun:
+    settings = load_settings(workdir / "none.toml", {"db": str(workdir / f"turns-{prewarm}.db")},
+                             environ={"MEMCHAT_MODEL_PREWARM": "true" if prewarm else "false",
+                                      "MEMCHAT_BUDGET_RESERVED_OUTPUT": str(reply_tokens)})
+    services = build_services(settings, engine=engine, embedder=embedder)
+    conversation = open_conversation(services, "bench")
+    conversation.prewarm_after_turns = prewarm
+    run = SessionRun(prewarm)
+    for text in SESSION:
+        if text.startswith("PIN:"):
+            text = "I'm allergic to penicillin."
+            conversation.run_turn(text)
+            conversation.settle()
+            newest = max(services.memories.list_items(), key=lambda m: m.id, default=None)
+            if newest is not None:
+                services.memories.pin(newest.id)
+            continue
+        first: list[float] = []
+        assembled: list[PromptAssembled] = []
+
+        def emit(event: TurnEvent) -> None:
+            if isinstance(event, TokenStreamed) and not first:
+                first.append(time.perf_counter())
+            elif isinstance(event, PromptAssembled):
+                assembled.append(event)
+
+        summary_before = conversation.summary
+        started = time.perf_counter()
+        finished = conversation.run_turn(text, emit=emit)
+        wall = (time.perf_counter() - started) * 1000
+        messages = assembled[-1].messages
+        tail = 2 if len(messages) > 2 and messages[-2].role == "system" else 1
+        tail_tokens = engine.count_messages(messages) - engine.count_messages(messages[:-tail])
+        run.turns.append(TurnFigures(
+            ttft_ms=((first[0] if first else time.perf_counter()) - started) * 1000, wall_ms=wall,
+            generation_ms=finished.timings.generation_ms, reused=finished.timings.prompt_reused,
+            read=finished.timings.prompt_evaluated, tail=tail_tokens,
+        ))
+        conversation.settle()  # the person reads the reply and types: the background work is done by then
+        run.folds += conversation.summary != summary_before
+        turn = run.turns[-1]
+        print(f"  {'pre-warm' if prewarm else 'no pre-warm'} turn {len(run.turns):2d}: TTFT {turn.ttft_ms:6.0f} ms, "
+              f"read {turn.read:5d} (tail {turn.tail:4d}), reused {turn.reused:5d}", file=sys.stderr, flush=True)
+    return run
+
+
+def decode_ratio(engine: Any, path: Path, threads: int) -> dict[str, float]:
+    """memchat's streaming (engine.stream: prefill in steps, stop checks, stop strings) vs a plain loop."""
+    import llama_cpp
+
+    from memchat.engine.protocol import Sampling
+    from memchat.types import ChatMessage
+
+    messages = [ChatMessage("system", "You are a helpful assistant."), ChatMessage("user", LONG_PROMPT)]
+    sampling = Sampling(temperature=0.0, top_p=1.0, repeat_penalty=1.1, seed=1)
+    first, pieces = 0.0, 0
+    for _ in engine.stream(messages, max_tokens=200, sampling=sampling):
+        pieces += 1
+        if not first:
+            first = time.perf_counter()
+    ours_s = time.perf_counter() - first
+    raw = llama_cpp.Llama(model_path=str(path), n_ctx=engine.n_ctx, n_threads=threads, n_threads_batch=threads,
+                          seed=1, verbose=False)
+    tokens = raw.tokenize(engine.render(messages).encode("utf-8"), add_bos=True, special=True)
+    raw_first, raw_pieces = 0.0, 0
+    for _ in raw.create_completion(prompt=tokens, max_tokens=pieces, temperature=0.0, top_p=1.0,
+                                   repeat_penalty=1.1, stream=True, logit_bias={raw.token_eos(): -100.0}):
+        raw_pieces += 1
+        if not raw_first:
+            raw_first = time.perf_counter()
+    raw_s = time.perf_counter() - raw_first
+    del raw
+    ours = (pieces - 1) / ours_s if ours_s > 0 else 0.0
+    plain = (raw_pieces - 1) / raw_s if raw_s > 0 else 0.0
+    return {"tokens": float(pieces), "memchat_tok_s": ours, "raw_tok_s": plain, "ratio": ours / plain if plain else 0.0}
+
+
+def rss_mb() -> float:
+    with open(f"/proc/{os.getpid()}/status", encoding="utf-8") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def summarise(run: SessionRun) -> dict[str, float]:
+    ttft = [t.ttft_ms for t in run.turns]
+    median = statistics.median(ttft)
+    return {
+        "turns": len(run.turns),
+        "folds": run.folds,
+        "ttft_median_ms": median,
+        "ttft_p95_ms": _percentile(ttft, 0.95),
+        "p95_over_median": _percentile(ttft, 0.95) / median,
+        "last_over_second": ttft[-1] / ttft[1],
+        "reused": sum(t.reused for t in run.turns),
+        "read": sum(t.read for t in run.turns),
+        "read_beyond_tail_worst": max(t.read - t.tail for t in run.turns[1:]),
+        "turns_reading_only_tail": sum(t.read <= t.tail + 4 for t in run.turns[1:]) / (len(run.turns) - 1),
+        "overhead": statistics.median((t.wall_ms - t.generation_ms) / t.wall_ms for t in run.turns),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--reply-tokens", type=int, default=96, help="reserved reply budget per turn")
+    parser.add_argument("--skip-recall", action="store_true", help="leave out the 10k/100k recall measurement")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    settings = load_settings(overrides={"db": ":memory:"}, environ={"MEMCHAT_MODEL_N_THREADS": str(args.threads),
+                                                                     "MEMCHAT_MODEL_N_CTX": str(args.n_ctx)})
+    engine, embedder = load_engines(settings, progress=True)
+    out: dict[str, Any] = {"n_ctx": engine.n_ctx, "threads": args.threads, "reply_tokens": args.reply_tokens}
+    with tempfile.TemporaryDirectory(prefix="memchat-turns-") as tmp:
+        for prewarm in (False, True):
+            out["prewarm" if prewarm else "no_prewarm"] = summarise(run_session(
+                engine, embedder, Path(tmp), prewarm=prewarm, reply_tokens=args.reply_tokens))
+        out["rss_mb"] = rss_mb()
+        out["decode"] = decode_ratio(engine, engine.path, args.threads)
+        if not args.skip_recall:
+            from bench_recall import measure
+
+            out["recall"] = {size: measure(size, 60, embedder, Path(tmp)) for size in (10_000, 100_000)}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"default models, n_ctx {out['n_ctx']}, {out['threads']} threads, replies ≤ {out['reply_tokens']} tokens; "
+          "one run, ratios within it")
+    print(f"{'30-turn session':<34}{'no pre-warm':>14}{'pre-warm':>14}   target")
+    rows = [("TTFT median (ms)", "ttft_median_ms", "{:.0f}", ""), ("TTFT p95 (ms)", "ttft_p95_ms", "{:.0f}", ""),
+            ("TTFT p95 ÷ median", "p95_over_median", "{:.2f}", "≤ 1.5"),
+            ("TTFT turn 30 ÷ turn 2", "last_over_second", "{:.2f}", "≤ 1.3"),
+            ("prompt tokens reused (sum)", "reused", "{:,}", ""), ("prompt tokens read (sum)", "read", "{:,}", ""),
+            ("turns reading only their tail", "turns_reading_only_tail", "{:.0%}", "pre-warm: 100%"),
+            ("worst read beyond the tail", "read_beyond_tail_worst", "{:,}", ""),
+            ("rolling-summary folds", "folds", "{}", "≥ 1"),
+            ("overhead ÷ turn wall time (median)", "overhead", "{:.1%}", "≤ 5%")]
+    for label, key, fmt, target in rows:
+        print(f"{label:<34}{fmt.format(out['no_prewarm'][key]):>14}{fmt.format(out['prewarm'][key]):>14}   {target}")
+    d = out["decode"]
+    print(f"decode: memchat {d['memchat_tok_s']:.1f} tok/s ÷ raw llama-cpp-python {d['raw_tok_s']:.1f} tok/s "
+          f"= {d['ratio']:.2f} over {d['tokens']:.0f} tokens   target ≥ 0.95")
+    print(f"RSS after the session: {out['rss_mb']:.0f} MB   target ≤ 400 MB")
+    for size, r in out.get("recall", {}).items():
+        print(f"recall at {size:,}: {r['recall_p50']:.2f} ms p50 ÷ NumPy {r['numpy_p50']:.2f} ms = "
+              f"{r['recall_p50'] / r['numpy_p50']:.2f}×, recall@10 {r['recall_at_10']:.3f}, "
+              f"with the query embedding {r['recall+embed_p50']:.1f} ms p50")
+    print("targets: recall ≤ 1.5× NumPy at 100k with recall@10 ≥ 0.99; ≤ 25 ms p50 at 10k with the embedding")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
