@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from make_chatgpt_export import make_export, write_export  # noqa: E402
+from make_chatgpt_export import make_export, write_export
 
-from memchat.config import load_settings  # noqa: E402
-from memchat.pipeline.factory import build_services, load_engines  # noqa: E402
-from memchat.pipeline.importer import import_file  # noqa: E402
+from memchat.config import load_settings
+from memchat.pipeline.factory import build_services, load_engines
+from memchat.pipeline.importer import import_file
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ without duplicates, re-runs skip what is done.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import zipfile
@@ -22,7 +23,7 @@ from memchat.pipeline.importer import import_file
 from memchat.types import MemchatError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from make_chatgpt_export import make_export, write_export  # noqa: E402
+from make_chatgpt_export import make_export, write_export
 
 T0 = 1_700_000_000.0
 
@@ -271,4 +272,4 @@ def test_progress_counts_every_message_of_the_run(tmp_path):
     import_file(services, write_export(tmp_path / "e.json", make_export(3, 4)), on_progress=seen.append)
     assert seen[0].done == 0 and seen[0].total == 12
     assert seen[-1].done == seen[-1].total == 12
-    assert all(a.done <= b.done for a, b in zip(seen, seen[1:]))
+    assert all(a.done <= b.done for a, b in itertools.pairwise(seen))
