@@ -162,6 +162,18 @@ def test_a_json_schema_call_returns_valid_json(remote):
     assert remote._json_mode == 1  # llama_cpp.server refuses json_schema; json_object + schema is a grammar
 
 
+def test_a_prompt_beyond_the_servers_context_teaches_the_engine_its_size(llama_server):
+    engine = OpenAIChatEngine(llama_server.url, timeout=60, connect_timeout=5, n_ctx=4096).wait_until_loaded()
+    assert engine.n_ctx == 4096  # llama_cpp.server does not say its context: the configured one is believed
+    messages = [ChatMessage("system", "Notes. " + "The pear tree by the wall is old. " * 300),
+                ChatMessage("user", "Summarise.")]
+    assert N_CTX < engine.count_messages(messages) < 4096
+    with pytest.raises(MemchatError) as caught:
+        "".join(engine.stream(messages, max_tokens=16, sampling=Sampling()))
+    assert engine.n_ctx == N_CTX and f"{N_CTX}-token context" in caught.value.message
+    assert f"engine.n_ctx = {N_CTX}" in caught.value.hint
+
+
 # ---- whole turns --------------------------------------------------------------------------------------
 def test_a_full_turn_with_the_real_embedder_remembers_and_recalls(tmp_path, remote, embedder):
     services = services_for(tmp_path, remote, embedder)

@@ -201,6 +201,32 @@ def test_garbage_inside_a_stream_is_a_clear_error():
             reply_of(engine)
 
 
+def test_an_error_event_in_the_stream_is_the_servers_error():
+    def error_event(handler, body):
+        handler.start_events()
+        handler.event({"choices": [{"delta": {"content": "Hi "}}]})
+        handler.wfile.write(b'error: {"message": "slot unavailable", "code": 503}\n\n')
+        handler.wfile.flush()
+
+    with FakeOpenAIServer() as server:
+        engine = engine_for(server).wait_until_loaded()
+        server.routes["/v1/chat/completions"] = error_event
+        with pytest.raises(MemchatError, match="slot unavailable"):
+            reply_of(engine)
+
+
+def test_a_stream_that_ends_without_done_after_a_finish_reason_is_complete():
+    def no_done(handler, body):
+        handler.start_events()
+        handler.event({"choices": [{"delta": {"content": "All "}}]})
+        handler.event({"choices": [{"delta": {"content": "done."}, "finish_reason": "stop"}]})
+
+    with FakeOpenAIServer() as server:
+        engine = engine_for(server).wait_until_loaded()
+        server.routes["/v1/chat/completions"] = no_done
+        assert reply_of(engine) == "All done."
+
+
 def test_a_stream_cut_off_mid_reply_is_a_lost_connection():
     def dies(handler, body):
         handler.start_events()

@@ -222,7 +222,8 @@ class HttpClient:
 
     def _events(self, response: http.client.HTTPResponse, watcher: _StopWatcher) -> Iterator[dict[str, Any]]:
         data: list[str] = []
-        field = ""
+        kind = ""  # "error" for an `error:` line or `event: error`
+        finished = False  # a choice said why it ended: the end of the stream is no loss, even without [DONE]
         while True:
             try:
                 line = response.readline(MAX_BODY)
@@ -231,7 +232,7 @@ class HttpClient:
                     return
                 raise self._lost(exc, "mid-reply") from exc
             if not line:
-                if watcher.fired:
+                if watcher.fired or finished:
                     return
                 raise self._lost(ConnectionResetError(), "mid-reply")
             text = line.decode("utf-8", "replace").rstrip("\r\n")
@@ -239,26 +240,34 @@ class HttpClient:
                 continue  # a comment (keep-alive ping)
             if text:
                 name, _, value = text.partition(":")
+                value = value.removeprefix(" ")
                 if name in ("data", "error"):
-                    data.append(value.removeprefix(" "))
-                    field = name if name == "error" else field or name
+                    data.append(value)
+                if name == "error" or (name == "event" and value.strip() == "error"):
+                    kind = "error"
                 continue
             if not data:
                 continue
-            payload, kind = "\n".join(data), field
-            data, field = [], ""
+            payload, is_error = "\n".join(data), kind == "error"
+            data, kind = [], ""
             if payload.strip() == "[DONE]":
                 return
-            yield self._event(payload, kind)
+            event = self._event(payload, is_error)
+            choices = event.get("choices")
+            finished = isinstance(choices, list) and any(isinstance(c, dict) and c.get("finish_reason")
+                                                         for c in choices)
+            yield event
 
-    def _event(self, payload: str, kind: str) -> dict[str, Any]:
+    def _event(self, payload: str, is_error: bool) -> dict[str, Any]:
+        if is_error:
+            raise self.http_error(500, payload.encode("utf-8"), "the stream")
         try:
             event = json.loads(payload)
         except ValueError as exc:
             raise MemchatError(f"the model server's stream holds something that is not JSON "
                                f"({one_line(payload, 60)!r})", "check that engine.base_url points at an "
                                "OpenAI-compatible server; send the message again") from exc
-        if kind == "error" or (isinstance(event, dict) and "error" in event):
+        if isinstance(event, dict) and "error" in event:
             raise self.http_error(500, payload.encode("utf-8"), "the stream")
         if not isinstance(event, dict):
             raise MemchatError(f"the model server's stream holds {one_line(payload, 60)!r}, not an event",

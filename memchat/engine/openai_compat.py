@@ -180,7 +180,6 @@ class OpenAIChatEngine:
         if prompt + 1 > self.n_ctx:
             raise MemchatError(f"prompt of {prompt} tokens does not fit the {self.n_ctx}-token context",
                                "shorten the message, or raise engine.n_ctx (and the server's context)")
-        self._last_cache = (0, prompt)
         return max(1, min(max_tokens, self.n_ctx - prompt))
 
     def stream(
@@ -194,6 +193,7 @@ class OpenAIChatEngine:
         """Reply pieces from the server's SSE stream; `sampling.avoid` has no server-side equivalent."""
         self.wait_until_loaded()
         budget = self._fit(messages, max_tokens)
+        self._last_cache = (0, self.count_messages(messages))  # unless the server reports its cache use
         self.open_streams += 1
         try:
             for event in self._events(lambda: self._body(messages, budget, sampling, stream=True), should_stop):
