@@ -207,3 +207,16 @@ async def test_tui_a_failing_server_gives_the_text_back_and_enter_retries(settin
             await wait_until(pilot, lambda: len(app.conversation.history()) == 2)
             assert app.conversation.history()[1].content.strip() == server.reply
             assert prompt.text == ""
+
+
+async def test_tui_starts_with_the_server_down_says_so_and_keeps_what_is_typed(settings):
+    from test_ui_chat import notifications, send, wait_until
+
+    engine = OpenAIChatEngine(f"http://127.0.0.1:{free_port()}/v1", timeout=5, connect_timeout=1)
+    app = MemchatApp.from_settings(settings, engine=engine, embedder=FakeEmbedder())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: any("cannot reach the model server" in n for n in notifications(app)))
+        await send(pilot, "hello")
+        prompt = app.chat.query_one(PromptInput)
+        await wait_until(pilot, lambda: prompt.text == "hello" and not app.chat.pane.streaming)
+        assert app.conversation.history() == [] and app.is_running
