@@ -7,7 +7,8 @@ default) as a .zip in a temporary folder, imports it into a fresh database throu
 `memchat.pipeline.importer.import_file` with the real chat tokenizer and embedder (the same
 path as `memchat import`), and prints messages/s, conversations/s and what the write path did.
 Then runs the import again: every conversation is skipped (the resume path), and its time is
-printed too. `--profile` prints the 25 most expensive functions (cumulative) of the first run.
+printed too. On a busy machine pass `--threads 1`: llama.cpp's threads wait for each other by
+spinning, and with more threads than free cores one embedding can take 100× longer. `--profile` prints the 25 most expensive functions (cumulative) of the first run.
 """
 
 from __future__ import annotations
@@ -27,7 +28,22 @@ from make_chatgpt_export import make_export, write_export
 
 from memchat.config import load_settings
 from memchat.pipeline.factory import build_services, load_engines
+from memchat.pipeline.import_report import ImportProgress
 from memchat.pipeline.importer import import_file
+
+
+def _every_thousand(started: float):
+    """A progress callback printing a line to stderr every 1,000 messages (the rate as it goes)."""
+    shown = [0]
+
+    def report(event: ImportProgress) -> None:
+        if event.done >= shown[0] + 1000 or (event.done == event.total and event.done > shown[0]):
+            shown[0] = event.done
+            seconds = time.perf_counter() - started
+            print(f"  {event.done}/{event.total} messages, {seconds:.0f} s, {event.done / seconds:.1f} messages/s",
+                  file=sys.stderr, flush=True)
+
+    return report
 
 
 def main() -> None:
@@ -53,7 +69,7 @@ def main() -> None:
         started = time.perf_counter()
         if profiler:
             profiler.enable()
-        report = import_file(services, source)
+        report = import_file(services, source, on_progress=_every_thousand(started))
         if profiler:
             profiler.disable()
         seconds = time.perf_counter() - started

@@ -256,11 +256,12 @@ class MemoryWriter:
         many-valued slot, only on switch or retirement language — the value it names, else the latest."""
         if not draft.attribute or draft.attribute == "event":
             return []
+        many = multi_valued(draft.attribute)
+        if many and not (draft.change or draft.retirement or draft.correction):
+            return []  # before the lookup: a many-valued slot ("likes") grows with every import
         same = self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
-        if not multi_valued(draft.attribute):
+        if not many:
             return same
-        if not (draft.change or draft.retirement or draft.correction):
-            return []
         wanted = _object_terms(draft.content)
         named = [m for m in same if wanted & set(search_terms(m.content))]
         return named or (same[-1:] if draft.change else [])
