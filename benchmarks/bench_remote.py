@@ -43,7 +43,7 @@ def llama_cpp_server(model: str, threads: int, n_ctx: int) -> Iterator[str]:
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", model, "--host", "127.0.0.1", "--port", str(port),
-         "--n_ctx", str(n_ctx), "--n_threads", str(threads)],
+         "--n_ctx", str(n_ctx), "--n_threads", str(threads), "--n_threads_batch", str(threads)],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}/v1"
