@@ -258,6 +258,22 @@ def test_a_context_overflow_teaches_the_engine_the_servers_context():
         assert engine.n_ctx == 1024 and "1024" in caught.value.message and "engine.n_ctx = 1024" in caught.value.hint
 
 
+def test_a_stream_dropped_before_its_first_event_is_asked_why():
+    def drops_streams(handler, body):  # llama_cpp.server: a too-long prompt fails after the 200
+        if body.get("stream"):
+            handler.start_events()
+            handler.connection.shutdown(socket.SHUT_RDWR)
+        else:
+            handler.send_json({"error": {"message": "Requested tokens (3000) exceed context window of 1024"}}, 400)
+
+    with FakeOpenAIServer(tokenizer="llama-cpp-python", n_ctx=None) as server:
+        engine = engine_for(server).wait_until_loaded()
+        server.routes["/v1/chat/completions"] = drops_streams
+        with pytest.raises(MemchatError, match="1024-token context"):
+            reply_of(engine)
+        assert server.chats()[-1]["max_tokens"] == 1 and not server.chats()[-1]["stream"]
+
+
 def test_a_server_refusing_llama_cpp_fields_is_asked_again_without_them():
     def strict(handler, body):
         if "repeat_penalty" in body or "stream_options" in body:

@@ -42,6 +42,10 @@ class ServerError(MemchatError):
         self.detail = detail
 
 
+class ConnectionLost(MemchatError):
+    """The server stopped answering or closed the connection before the answer was complete."""
+
+
 def one_line(text: str, limit: int = 200) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -120,12 +124,12 @@ class HttpClient:
             why = exc.strerror or str(exc) or type(exc).__name__
         return MemchatError(f"cannot reach the model server at {self.display}: {why}", self._reach_hint())
 
-    def _lost(self, exc: BaseException, doing: str) -> MemchatError:
+    def _lost(self, exc: BaseException, doing: str) -> ConnectionLost:
         if isinstance(exc, (TimeoutError, socket.timeout)):
-            return MemchatError(f"the model server at {self.display} sent nothing for {self.timeout:g} s {doing}",
+            return ConnectionLost(f"the model server at {self.display} sent nothing for {self.timeout:g} s {doing}",
                                 "the server may be overloaded or still loading the model: check it, or raise "
                                 "engine.timeout; then send the message again")
-        return MemchatError(f"the connection to the model server at {self.display} was lost {doing}",
+        return ConnectionLost(f"the connection to the model server at {self.display} was lost {doing}",
                             "check that the server is still running, then send the message again")
 
     def _headers(self) -> dict[str, str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from memchat.engine import server_probe
 from memchat.engine.estimate import EstimatingCounter
-from memchat.engine.http_client import HttpClient, ServerError, one_line
+from memchat.engine.http_client import ConnectionLost, HttpClient, ServerError, one_line
 from memchat.engine.protocol import Sampling
 from memchat.engine.server_probe import ChatFraming, ServerInfo
 from memchat.types import ChatMessage, MemchatError
@@ -215,6 +215,8 @@ class OpenAIChatEngine:
         events = self._client.stream(CHAT, body(), should_stop)
         try:
             first = next(events, None)
+        except ConnectionLost as lost:
+            raise self._why(lost, body()) from lost
         except ServerError as error:
             events.close()
             if not (self._extras and error.status in (400, 422) and
@@ -232,6 +234,18 @@ class OpenAIChatEngine:
             raise self._explained(error) from error
         finally:
             events.close()
+
+    def _why(self, lost: ConnectionLost, body: dict[str, Any]) -> MemchatError:
+        """A stream dropped before its first event: llama_cpp.server fails a prompt longer than its context
+        that way, after its 200. The same request without streaming, for one token, gets the reason said."""
+        body = {key: value for key, value in body.items() if key != "stream_options"}
+        try:
+            self._client.request("POST", CHAT, {**body, "stream": False, "max_tokens": 1})
+        except ServerError as error:
+            return self._explained(error)
+        except MemchatError as error:
+            return error  # e.g. the server is gone now: "cannot reach" says more than "lost"
+        return lost
 
     def _explained(self, error: ServerError) -> MemchatError:
         """A context overflow says the server's real context size: budget for it from now on."""
