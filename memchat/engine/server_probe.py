@@ -19,8 +19,9 @@ counted as frame + Σ(role frame + content tokens): exact when the check holds.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from memchat.engine.http_client import HttpClient, ServerError
 from memchat.types import ChatMessage, MemchatError
