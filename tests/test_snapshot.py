@@ -79,3 +79,14 @@ def test_purge_scrubs_the_memory_from_recorded_snapshots_and_ids_are_never_reuse
     conv.run_turn("My cat is called Miso.")
     conv.wait()
     assert min(m.id for m in conv.services.memories.list_items()) > memory.id
+
+
+def test_the_model_name_and_hash_are_recorded_as_they_are():
+    from memchat.pipeline.snapshot import _redacted
+
+    record = {"model": {"name": "smollm2-135m-instruct", "sha256": "9f3c" * 16, "embedder": "all-minilm-l6-v2"},
+              "messages": [{"role": "user", "content": "my password is hunter2hunter2"}], "reply": "ok",
+              "summary": "api key sk-ant-api03-" + "a" * 40}
+    clean = _redacted(record)
+    assert clean["model"] == record["model"]  # memchat wrote these: not secrets, however random a hash looks
+    assert "hunter2hunter2" not in str(clean["messages"]) and "sk-ant" not in clean["summary"]

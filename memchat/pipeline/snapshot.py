@@ -103,11 +103,18 @@ def add_writes(snapshot: dict[str, Any], outcomes: list[WriteOutcome], failures:
     return snapshot
 
 
+_SETUP = ("model", "sampling", "format", "created_at", "turn")
+"""Fields memchat itself fills (model names and hashes, sampler numbers): no one typed them, and a
+model name or sha256 is not a secret however random it looks."""
+
+
 def _redacted(snapshot: dict[str, Any]) -> dict[str, Any]:
     """Secrets out, before the snapshot is written: messages in order (a bare "It's 4471." after a
     question about a PIN is the PIN), then every other string."""
     messages = snapshot.get("messages", [])
-    clean = dict(redact_all({k: v for k, v in snapshot.items() if k != "messages"}))  # type: ignore[call-overload]
+    said = {k: v for k, v in snapshot.items() if k not in ("messages", *_SETUP)}
+    clean = dict(redact_all(said))  # type: ignore[call-overload]
+    clean.update({k: snapshot[k] for k in _SETUP if k in snapshot})
     clean["messages"] = redact_messages(messages)
     if messages:
         clean["reply"] = redact(str(snapshot.get("reply", "")), conversation_before(messages, len(messages)))
