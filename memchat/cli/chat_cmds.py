@@ -17,7 +17,7 @@ from memchat.pipeline.factory import build_services, open_conversation, open_dat
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
 from memchat.terminal_text import printable
-from memchat.types import MemchatError, MemoryWritten, ReplyRestarted, TokenStreamed, TurnEvent, WriteOutcome
+from memchat.types import PURGE_OFFER, MemchatError, MemoryWritten, ReplyRestarted, TokenStreamed, TurnEvent, WriteOutcome
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
@@ -66,7 +66,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0
     show() if stream else show(finished.reply)
     for outcome in written:  # what memory did with this message, on stderr so the reply stays clean
-        if outcome.action not in ("skipped",) or "secret" in outcome.reason:
+        if outcome.action not in ("skipped",) or "secret" in outcome.reason or outcome.reason == PURGE_OFFER:
             ident = f" #{outcome.memory_id}" if outcome.memory_id else ""
             show(f"memchat: memory {outcome.action}{ident}: {outcome.content} ({outcome.reason})", file=sys.stderr)
     return 0
