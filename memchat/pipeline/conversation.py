@@ -45,6 +45,9 @@ from memchat.types import (
 
 Emit = Callable[[TurnEvent], None]
 
+FOLD_SLACK = 4
+"""A fold frees 1/FOLD_SLACK of the prompt beyond what the next turn needs."""
+
 
 def _ignore(_: TurnEvent) -> None:
     return None
@@ -185,13 +188,18 @@ class Conversation:
         """After a reply: fold now what the next turn would have to evict, so that reply never waits for it.
 
         The next turn needs room for its recalled memories and a typical message; if the window
-        would not leave that much, its oldest messages are summarised here, in the background.
+        would not leave that much, its oldest messages are summarised here, in the background —
+        and then a quarter of the prompt more, so that folds (which change the summary, early in
+        the prompt, and so the KV cache of everything after it) come every few turns, not every turn.
         """
         services = self.services
         limits = services.limits
         parts = self._parts("", None)
         headroom = limits.recalled + min(limits.input, 256)
         engine = services.engine
+        if not assemble(parts, limits, engine.count, engine.count_messages, headroom=headroom).overflow:
+            return
+        headroom += limits.available // FOLD_SLACK
         overflow = assemble(parts, limits, engine.count, engine.count_messages, headroom=headroom).overflow
         if overflow:
             self._fold(parts, overflow)
