@@ -43,13 +43,12 @@ class SlowEmbedder(FakeEmbedder):
 
 async def test_messages_left_unextracted_are_extracted_at_start_and_shown_meanwhile(settings):
     _left_behind(settings, "yesterday", ["I live in Porto.", "My cat is called Miso."])
-    app = MemchatApp.from_settings(settings, engine=FakeEngine(), embedder=SlowEmbedder(0.15), session="today")
+    app = MemchatApp.from_settings(settings, engine=FakeEngine(), embedder=SlowEmbedder(1.0), session="today")
     async with app.run_test(size=(140, 40)) as pilot:
-        status = app.chat.query_one(StatusLine)
-        await pilot.pause()
+        status = app.chat.query_one(StatusLine)  # each message takes ≥ 1 s: the notice is up meanwhile
         assert status.pending >= 1
         assert "pending extraction" in str(status.render())
-        await wait_until(pilot, lambda: status.pending == 0, timeout=10)
+        await wait_until(pilot, lambda: status.pending == 0, timeout=30)
         assert app.conversation.pending_extraction() == 0
         contents = " ".join(m.content for m in app.services.memories.list_items())
         assert "Porto" in contents and "Miso" in contents
