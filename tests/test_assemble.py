@@ -1,5 +1,7 @@
 """Prompt assembly: one pure function, one budget, never exceeded."""
 
+from dataclasses import replace
+
 import pytest
 
 from memchat.config import BudgetSettings
@@ -35,11 +37,36 @@ def test_order_is_stable_prefix_first_then_per_turn_content():
     head = out.messages[0].content
     assert head.index("SYS") < head.index("vegan") < head.index("Earlier")  # changed only by a pin or a fold
     assert [m.content for m in out.messages[1:3]] == ["hello", "hi there"]
-    per_turn = out.messages[3].content  # notes and recall change per turn: after the cached conversation
-    assert per_turn.index("always be brief") < per_turn.index("[fact] \"The user lives in Porto.\"")
-    assert "quoted data" in per_turn and "always be brief" not in head
+    notes, recalled = out.messages[3].content, out.messages[4].content  # per turn: after the cached conversation
+    assert "always be brief" in notes and "Porto" not in notes  # known after a reply: warmed before recall runs
+    assert "[fact] \"The user lives in Porto.\"" in recalled and "quoted data" in recalled
+    assert "always be brief" not in head
     assert out.messages[-1].content == "where do I live"
-    assert out.stable == 3
+    assert (out.stable, out.noted, out.before_input) == (3, 4, 5)
+
+
+def test_without_notes_the_noted_prefix_is_the_stable_one():
+    out = run(PromptParts("SYS", window=[msg(1, "hello")], recalled=[mem(2, "The user has a cat.")], user_input="hi"))
+    assert (out.stable, out.noted, out.before_input) == (2, 2, 3)
+    assert out.messages[2].role == "system" and "cat" in out.messages[2].content
+
+
+def test_recalled_memories_are_shown_oldest_first_whatever_their_scores():
+    older, newer = replace(mem(7, "The user has a cat."), created_at=100.0), replace(mem(3, "The user rows."), created_at=200.0)
+    by_score = [run(PromptParts("SYS", recalled=order, user_input="hi")).messages[-2].content
+                for order in ([newer, older], [older, newer])]
+    assert by_score[0] == by_score[1]
+    assert by_score[0].index("cat") < by_score[0].index("rows")
+    with_one_more = run(PromptParts("SYS", recalled=[replace(mem(9, "The user sings."), created_at=300.0), newer, older],
+                                    user_input="hi")).messages[-2].content
+    assert with_one_more.startswith(by_score[0])  # a newer memory joins at the end: the older lines stay cached
+
+
+def test_the_budget_still_cuts_the_lowest_scored_recalled_memory():
+    strong = replace(mem(1, "The user is called Ana. " * 3), created_at=300.0)
+    weak = replace(mem(2, "The user once visited Oslo. " * 60), created_at=100.0)
+    recalled = run(PromptParts("SYS", recalled=[strong, weak], user_input="hi")).messages[-2].content
+    assert "Ana" in recalled and "Oslo" not in recalled
 
 
 def test_a_new_note_or_another_recall_leaves_the_cached_prefix_unchanged():

@@ -3,10 +3,14 @@
 Order, for llama.cpp's KV cache: what changes rarely first, what changes each
 turn last. System prompt → pinned memories → rolling summary (one system
 message, changed only by a pin or a fold) → recent window (grows at its end)
-→ cross-turn notes and recalled memories (one system message, per turn) →
-current input. A turn then evaluates only its tail: a new note or another
-recall no longer invalidates the cached conversation before it. The budget's
-priorities are separate from this order and unchanged.
+→ cross-turn notes (a system message of their own: known once the last turn's
+work is done) → recalled memories (a system message: they depend on the
+message) → current input. A turn then evaluates only its tail: a new note or
+another recall no longer invalidates the cached conversation before it. The
+budget's priorities are separate from this order and unchanged. Recalled
+memories are chosen in score order (the budget cuts the weakest) and shown in
+the order they were learnt, so the same set is always rendered the same way and
+a set that gains or loses one memory still shares its older lines' tokens.
 
 Memories are labelled by kind and fenced as quoted data, never as
 instructions. No one window message takes more than `message_share` of the
@@ -15,8 +19,10 @@ that depends only on the head and the configured budgets, so a message is
 rendered the same way on every turn. The result's `report.prompt_tokens` is
 the exact count of the rendered prompt (the engine's own tokenizer and chat
 template), and it never exceeds `n_ctx − reserved output`; what did not fit is
-listed per block. `stable` counts the leading messages the next turn will
-send unchanged (head and window): what a pre-warm may evaluate ahead.
+listed per block. Three prefix lengths say what a pre-warm may evaluate ahead:
+`stable` (head and window: sent unchanged by the next turn), `noted` (and the
+notes: known after a reply) and `before_input` (and the recalled memories:
+known once the draft being typed is recalled).
 
 Pure: given the same parts, limits and counters it returns the same prompt.
 """
@@ -61,6 +67,13 @@ class Assembly:
     input_text: str = ""
     stable: int = 0
     """How many leading messages (head and window) do not depend on this turn's notes, recall or input."""
+    noted: int = 0
+    """`stable` and the cross-turn notes message, if any: what is known once the last turn's work is done."""
+
+    @property
+    def before_input(self) -> int:
+        """Every message but the input: what recall on a draft of the input settles."""
+        return len(self.messages) - 1
 
 
 def _section(header: str, lines: Sequence[str]) -> str:
@@ -109,7 +122,7 @@ def assemble(
     kept_recalled, dropped_recalled = first_that_fit(
         [memory_line(m) for m in parts.recalled], lambda s: count(s) + 1, recall_room
     )
-    recalled = _section(RECALLED_HEADER, kept_recalled)
+    recalled = _section(RECALLED_HEADER, [memory_line(m) for m in in_time_order(parts.recalled[:len(kept_recalled)])])
     blocks["recalled"] = BlockUsage(
         "recalled", count(recalled), limits.recalled, f"{len(dropped_recalled)} memories cut by budget" if dropped_recalled else ""
     )
@@ -120,8 +133,7 @@ def assemble(
     blocks["input"] = BlockUsage("input", count(input_text), limits.input, input_cut)
 
     head = "\n\n".join(p for p in (system, pinned, summary) if p)
-    per_turn = "\n\n".join(p for p in (notes, recalled) if p)
-    tail = [ChatMessage("system", per_turn)] if per_turn else []
+    tail = [ChatMessage("system", block) for block in (notes, recalled) if block]
     tail.append(ChatMessage("user", input_text))
 
     def render(window: Sequence[Message]) -> list[ChatMessage]:
@@ -155,7 +167,13 @@ def assemble(
     ordered = [blocks[name] for name in ("system", "notes", "pinned", "summary", "window", "recalled", "input")]
     ordered.append(BlockUsage("format", max(0, total - sum(b.tokens for b in ordered)), 0))
     report = BudgetReport(limits.n_ctx, limits.reserved_output, ordered, total, exact=exact)
-    return Assembly(messages, report, overflow, input_text, stable=1 + len(window))
+    stable = 1 + len(window)
+    return Assembly(messages, report, overflow, input_text, stable=stable, noted=stable + bool(notes))
+
+
+def in_time_order(memories: Sequence[Memory]) -> list[Memory]:
+    """Oldest first: one order for one set of memories, whatever their scores (and a timeline to read)."""
+    return sorted(memories, key=lambda m: (m.created_at, m.id))
 
 
 def cap_messages(window: Sequence[Message], limit: int, count: Count) -> tuple[list[Message], set[int]]:
