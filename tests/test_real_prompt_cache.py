@@ -1,4 +1,5 @@
-"""The KV-stable prompt with the real engine: after a pre-warm a reply reads only its new tail."""
+"""The KV-stable prompt with the real engine: after a pre-warm a reply reads only its new tail, and after a
+pre-warm of the draft being typed only its message."""
 
 import pytest
 
@@ -22,13 +23,39 @@ def test_after_a_prewarm_a_reply_reads_only_its_notes_recall_and_message(tmp_pat
                                      emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
     conversation.settle()
     messages = prompts[-1].messages
-    tail = 2 if messages[-2].role == "system" else 1  # the per-turn block (a new note, recalled memories) and the message
-    assert tail == 2
+    # the per-turn blocks (the new note, recalled memories: a system message each) and the message
+    tail = 1 + next(i for i, m in enumerate(reversed(messages[:-1])) if m.role != "system")
+    assert tail == 3
     new_part = engine.count_messages(messages) - engine.count_messages(messages[:-tail])
     reused, read = finished.timings.prompt_reused, finished.timings.prompt_evaluated
     assert reused + read == engine.count_messages(messages)
     assert read <= new_part + 4  # the tail, and the assistant cue the template adds after the last message
     assert reused >= engine.count_messages(messages[:-tail]) - 4
+
+
+def test_after_a_draft_prewarm_a_reply_reads_only_its_message(tmp_path, real_engines):
+    engine, embedder = real_engines
+    settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "kv.db")},
+                             environ={"MEMCHAT_BUDGET_RESERVED_OUTPUT": "24"})
+    conversation = open_conversation(build_services(settings, engine=engine, embedder=embedder), "kv")
+    conversation.prewarm_after_turns = True
+    for text in ("My name is Ana and I live in Porto with my dog Pixel.", "From now on answer briefly."):
+        conversation.run_turn(text)
+        conversation.settle()
+    text = "What is my dog called, and where do I live?"
+    conversation.prewarm_draft(text)
+    conversation.settle()
+    prompts: list[PromptAssembled] = []
+    finished = conversation.run_turn(text, emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
+    conversation.settle()
+    messages = prompts[-1].messages
+    assert messages[-2].role == "system" and "Pixel" in messages[-2].content  # recalled: warmed while "typing"
+    message_part = engine.count_messages(messages) - engine.count_messages(messages[:-1])
+    reused, read = finished.timings.prompt_reused, finished.timings.prompt_evaluated
+    assert reused + read == engine.count_messages(messages)
+    assert read <= message_part + 4  # the message and the template's tokens around it, nothing before
+    recalled_part = engine.count_messages(messages[:-1]) - engine.count_messages(messages[:-2])
+    assert read < recalled_part + message_part - 8  # the recalled memories were not read again
 
 
 def test_a_prewarm_gives_way_to_a_turn_at_once(real_engines):

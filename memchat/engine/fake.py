@@ -24,6 +24,11 @@ from memchat.types import ChatMessage
 _TOKEN = re.compile(r"[\u3400-\u9fff]|\w+|[^\w\s]")
 
 
+_TOKEN_WITH_SPACE = re.compile(r"\s*(?:[\u3400-\u9fff]|\w+|[^\w\s])|\s+")
+PREWARM_STEP = 16
+"""Tokens a fake pre-warm evaluates between two checks of should_stop."""
+
+
 def fake_tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
@@ -46,6 +51,8 @@ class FakeEngine:
         """The text "in the KV cache": the last prompt and its reply, or what `prewarm` evaluated."""
         self.last_cache = (0, 0)
         self.prewarmed: list[list[ChatMessage]] = []
+        self.prewarm_step_seconds = 0.0
+        """How long one pre-warm step takes (a slow pre-warm, to test that nothing waits for it)."""
 
     def enqueue(self, *replies: str) -> None:
         self._replies.extend(replies)
@@ -94,13 +101,33 @@ class FakeEngine:
     def prompt_cache(self) -> tuple[int, int]:
         return self.last_cache
 
+    def forget_cache(self) -> None:
+        """Empty the KV cache, as a freshly loaded model has it (a pre-warm then has all to read)."""
+        self._cached = ""
+
     def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
-        """Remembers the text it was asked to warm; the next `stream` counts its common start as reused."""
+        """Remembers the text it was asked to warm; the next `stream` counts its common start as reused.
+
+        Evaluates PREWARM_STEP tokens at a time, `prewarm_step_seconds` each, checking `should_stop`
+        between steps as the real engine does; a prefix of what is already cached is left as it is.
+        """
         self.prewarmed.append(list(messages))
         warm = self.render(messages)
         warm = warm[: warm.rindex("<|assistant|>")]
-        evaluated = self.count(warm) - self.count(os.path.commonprefix([self._cached, warm]))
-        self._cached = warm
+        if self._cached.startswith(warm):
+            return 0
+        cached = os.path.commonprefix([self._cached, warm])
+        pieces = _TOKEN_WITH_SPACE.findall(warm[len(cached):])
+        evaluated = 0
+        for start in range(0, len(pieces), PREWARM_STEP):
+            if should_stop():
+                break
+            if self.prewarm_step_seconds:
+                time.sleep(self.prewarm_step_seconds)
+            step = "".join(pieces[start : start + PREWARM_STEP])
+            cached += step
+            evaluated += self.count(step)
+            self._cached = cached
         return evaluated
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:

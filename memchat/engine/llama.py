@@ -254,7 +254,8 @@ class LlamaChatEngine:
         The chat template renders these messages exactly as they will open the next prompt, minus
         the assistant cue, so the next `stream` finds them cached and evaluates only what follows.
         One step of PREFILL_CHUNK tokens at a time, the lock released between steps: a `stream`
-        waiting for the context, or `should_stop`, ends the pre-warm at the next step.
+        waiting for the context, or `should_stop`, ends the pre-warm at the next step. When the
+        cache already holds all of these tokens (a longer pre-warm came first), it is left whole.
         """
         prompt = self._prefix_formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
         with self._lock:
@@ -265,10 +266,11 @@ class LlamaChatEngine:
         while not (should_stop() or self._turn_waiting.is_set()):
             with self._lock:
                 llm = self._llm
-                llm.n_tokens = self._cached_prefix(tokens)
-                step = tokens[llm.n_tokens : llm.n_tokens + min(llm.n_batch, PREFILL_CHUNK)]
-                if not step:
+                cached = self._cached_prefix(tokens)
+                if cached == len(tokens):
                     break
+                llm.n_tokens = cached
+                step = tokens[cached : cached + min(llm.n_batch, PREFILL_CHUNK)]
                 llm.eval(step)
                 evaluated += len(step)
         return evaluated

@@ -7,6 +7,8 @@ joins it (`memchat ask` and tests do). The same thread then folds into the
 rolling summary what the next turn would have to evict, so eviction rarely
 delays a reply. Cross-turn notes are caught before the
 prompt is assembled, so the very reply to "from now on …" already honours it.
+After that work, and while the user types (`prewarm_draft`), the next prompt's
+start is evaluated in the background (`prewarm.Prewarmer`); a turn stops it first.
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ from memchat.memory.faithful import drop_topic
 from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
 from memchat.memory.rules import forget_topic, notes_from
+from memchat.memory.secrets import redact
 from memchat.pipeline import extraction, snapshot
+from memchat.pipeline.prewarm import Prewarmer
 from memchat.pipeline.reply_guard import ReplyGuard
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
     BudgetReport,
+    ChatMessage,
     ExtractionFailure,
     MemchatError,
     PURGE_OFFER,
@@ -61,9 +66,7 @@ class Conversation:
         self._extraction: threading.Thread | None = None
         self.prewarm_after_turns = False
         """Pre-warm the next prompt after each turn (the TUI: a next turn is likely; not `memchat ask`)."""
-        self._prewarming: threading.Thread | None = None
-        self._turn_coming = threading.Event()
-        """Set while a turn (or quitting) waits for the background work: a running pre-warm gives way."""
+        self._prewarmer = Prewarmer(services.engine, self._warm_plan, self.wait)
 
     # ---- state --------------------------------------------------------------
     @property
@@ -102,10 +105,19 @@ class Conversation:
 
     # ---- one turn -------------------------------------------------------------
     def run_turn(self, text: str, emit: Emit = _ignore, should_stop: Callable[[], bool] = lambda: False) -> TurnFinished:
-        services = self.services
         if not text.strip():
             raise MemchatError("empty message", "type something first")
-        self.stop_prewarm()
+        prewarmer = self._prewarmer
+        prewarmer.hold()  # until the turn returns: no pre-warm starts, a running one stops at its next step
+        try:
+            self.wait()
+            prewarmer.join()
+            return self._turn(text, emit, should_stop)
+        finally:
+            prewarmer.release()
+
+    def _turn(self, text: str, emit: Emit, should_stop: Callable[[], bool]) -> TurnFinished:
+        services = self.services
         services.engine.wait_until_loaded()  # what is sent is counted by the model's own tokenizer
         timings = Timings()
         sessions, session_id = services.sessions, self.session.id
@@ -212,28 +224,39 @@ class Conversation:
         quoted = [*recalled, *(m.content for m in services.memories.pinned()), *self.notes, assembly.input_text]
         return ReplyGuard(earlier, quoted, services.sampling, enabled=services.settings.model.reply_guard)
 
-    def _prewarm(self) -> None:
-        """Evaluate the next prompt's stable start — head and window, as the next turn will send them —
-        so the next reply reads only its notes, recalled memories and message. Gives way to a turn."""
-        try:
+    # ---- pre-warm ---------------------------------------------------------------
+    def prewarm_draft(self, draft: str) -> None:
+        """The user paused typing `draft`: in the background, recall on it (reading only) and evaluate the
+        next prompt through its recalled memories, so sending it reads only the message. Returns at once."""
+        if self.services.settings.model.prewarm:
+            self._prewarmer.draft(draft)
+
+    def _warm_plan(self, draft: str | None) -> list[ChatMessage]:
+        """The next prompt's start as the next turn will send it: through its notes after a reply; with a
+        draft, through the memories recall picks for it and the notes it would add. Writes nothing."""
+        if draft is None:
             assembly = self._assemble("", None)
-            self.services.engine.prewarm(assembly.messages[:assembly.stable], should_stop=self._turn_coming.is_set)
-        except Exception:  # noqa: BLE001 - a pre-warm is an optimisation: the next turn reads its prompt itself
-            return
+            return assembly.messages[:assembly.noted]
+        services = self.services
+        count = services.engine.count
+        recall = services.recaller.recall(draft, token_limit=recalled_room(services.limits.recalled, count),
+                                          count_tokens=count, touch=False)
+        parts = self._parts(draft, recall)
+        parts.notes = [*parts.notes, *(redact(note) for note in notes_from(draft))]
+        assembly = assemble(parts, services.limits, count, services.engine.count_messages, exact=services.engine.exact)
+        return assembly.messages[:assembly.before_input]
 
     def settle(self) -> None:
         """Wait for all of the last turn's background work, pre-warm included (benchmarks, tests)."""
         self.wait()
-        if self._prewarming is not None:
-            self._prewarming.join()
+        self._prewarmer.join()
 
     def stop_prewarm(self) -> None:
         """Let the last turn's background work finish and stop a pre-warm (within one small step)."""
-        self._turn_coming.set()
+        self._prewarmer.hold()
         self.wait()
-        if self._prewarming is not None:
-            self._prewarming.join()
-        self._turn_coming.clear()
+        self._prewarmer.join()
+        self._prewarmer.release()
 
     def _stream(self, assembly: Assembly, emit: Emit, should_stop: Callable[[], bool],
                 timings: Timings, pieces: list[str]) -> tuple[str, bool, int]:
@@ -310,9 +333,8 @@ class Conversation:
         extraction.drain(services, session_id=self.session.id)  # turns of this session a killed run left behind
         try:
             self._compact_ahead()
-            if self.prewarm_after_turns and services.settings.model.prewarm and not self._turn_coming.is_set():
-                self._prewarming = threading.Thread(target=self._prewarm, name="memchat-prewarm", daemon=True)
-                self._prewarming.start()
+            if self.prewarm_after_turns and services.settings.model.prewarm:
+                self._prewarmer.after_reply()
         except Exception as exc:  # noqa: BLE001 - the next turn folds synchronously instead
             services.sessions.add_extraction_failure(
                 self.session.id, user_message.id, "", f"rolling summary: {type(exc).__name__}: {exc}"
