@@ -11,6 +11,10 @@ The message box stays editable while a turn runs: a message sent then is
 queued (shown as a dim bubble) and sent when the turn's worker has ended, one
 at a time, in order; ↑ in the empty box takes the last queued one back. A
 failed turn puts its text and every queued message back into the box.
+
+When the draft rests (`PromptInput.DraftSettled`) and no turn runs, the
+conversation pre-warms the next prompt for it in the background, so sending it
+reads only the message; the call returns at once and a turn stops it.
 """
 
 from __future__ import annotations
@@ -185,6 +189,7 @@ class ChatPane(Vertical):
             self._start(user)
         elif self.query_one(PromptInput).text:
             self.refresh_budget()  # a draft typed while the reply streamed has not been counted yet
+            self.conversation.prewarm_draft(self.query_one(PromptInput).text)
 
     @on(PromptInput.UnqueueRequested)
     def _unqueue(self, event: PromptInput.UnqueueRequested) -> None:
@@ -205,6 +210,8 @@ class ChatPane(Vertical):
     @on(PromptInput.DraftSettled)
     def _draft_settled(self, event: PromptInput.DraftSettled) -> None:
         self.refresh_budget()
+        if not self.busy:
+            self.conversation.prewarm_draft(event.text)
 
     def refresh_budget(self) -> None:
         """Re-count the next prompt for the current draft (not while a reply streams).
