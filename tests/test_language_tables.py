@@ -9,7 +9,8 @@ from memchat.memory.episodes import episode_windows
 from memchat.memory.query import sub_queries
 from memchat.memory.rules import forget_topic, topic_parts
 from memchat.memory.slots import SLOTS, slot_of, slots_asked
-from memchat.memory.speech import normalise, split_clauses, strip_markers
+from memchat.memory.segment import split_sentences
+from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
 from memchat.memory.timeexpr import TIME_RULES, query_months, resolve_times
 
 MONDAY = datetime(2026, 3, 16, 10, 0).timestamp()
@@ -120,3 +121,71 @@ def test_a_long_message_becomes_windows_that_read_on_their_own():
     assert any("Rhona" in w.text and "nights" in w.text for w in windows), [w.text for w in windows]
     assert len(windows) >= 2
     assert windows[-1].time is not None and windows[-1].time.label == "2026-03-13"
+
+
+@pytest.mark.parametrize(
+    ("text", "resolved"),
+    [
+        ("My son Kai is seven. His birthday is 2 March.", "My son Kai's birthday is 2 March."),
+        ("Our daughter Lena is at uni. She's studying law.", "Our daughter Lena is studying law."),
+        ("My brother Olu moved to Lagos. He works at a bank there.", "My brother Olu works at a bank there."),
+    ],
+)
+def test_a_pronoun_continues_the_person_just_introduced(text, resolved):
+    first, second = split_sentences(text)
+    assert with_referent(second, referent_of(first)) == resolved
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        ("Sam and I have been together for ten years.", ["Sam and I have been together for ten years."]),
+        ("Gareth retired; my new manager is Sunita Rao.", ["Gareth retired", "my new manager is Sunita Rao."]),
+        ("I'm 34, I have two cats and I'm allergic to penicillin.",
+         ["I'm 34, I have two cats", "I'm allergic to penicillin."]),
+        ("我住在南京，家里养了一只柯基叫豆豆。", ["我住在南京", "家里养了一只柯基叫豆豆。"]),
+    ],
+)
+def test_short_parts_ride_with_a_neighbour_and_pairs_stay_one_subject(text, clauses):
+    assert split_clauses(text) == clauses
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Jonas passed his driving test on Monday!", "We went to Lisbon for our anniversary.", "I ran my first marathon.",
+     "My sister got married in a tiny chapel.", "我考上研究生了！", "我姐姐上个月结婚了。"],
+)
+def test_milestones_and_named_trips_are_events_without_a_date(text):
+    draft = draft_from_sentence(text, session_id=None, message_id=None)
+    assert draft is not None and draft.kind == "event", draft
+
+
+@pytest.mark.parametrize("text", ["I went to bed late.", "I went to the shop.", "We had a look at it.", "我吃饭了。"])
+def test_ordinary_doings_are_not_events(text):
+    assert draft_from_sentence(text, session_id=None, message_id=None) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("I sold my car.", "event"), ("I quit the choir.", "event"), ("我把吉他卖了。", "event"),
+     ("I'm not vegan any more.", "preference"), ("I've switched to a gluten-free diet.", "preference")],
+)
+def test_a_retirement_by_an_act_is_an_event_a_changed_state_keeps_its_kind(text, kind):
+    assert draft_from_sentence(text, session_id=None, message_id=None).kind == kind
+
+
+@pytest.mark.parametrize("text", ["We relocated!", "Huge news: we moved!", "大新闻：我们搬家了！"])
+def test_a_move_without_a_place_fills_no_home(text):
+    assert slot_of(strip_markers(text)) is None or slot_of(strip_markers(text)).name != "home"
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [("Pretend I never told you about the loan.", "loan"), ("Forget I said anything about Marco, please.", "Marco"),
+     ("Can you not remember the bit about my arrest?", "my arrest"),
+     ("Please erase the part where I talked about my ex.", "my ex"),
+     ("Don't hold on to the info about my diagnosis, it's personal.", "my diagnosis"),
+     ("Could you drop the thing about Jake? It was a secret.", "Jake")],
+)
+def test_forget_requests_with_containers_and_trailing_reasons(text, topic):
+    assert forget_topic(text) == topic

@@ -6,6 +6,7 @@ from memchat.memory.rules import (
     forget_topic,
     is_chit_chat,
     is_durable_statement,
+    is_question,
     notes_from,
 )
 from memchat.memory.terms import index_text, query_terms
@@ -83,3 +84,22 @@ def test_terms_split_chinese_into_bigrams_and_stem_english():
     assert index_text("我不吃香菜") == "我不 不吃 吃香 香菜 不 吃 香 菜"
     assert index_text("She lives here") == index_text("she lived here")
     assert query_terms("Where do I live?") == ["liv"]
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [("When you explain something, use numbered steps please.", False), ("If you can, keep it short.", False),
+     ("Whenever I ask about code, show an example.", False), ("When do I leave, tomorrow", True),
+     ("When is my flight?", True)],
+)
+def test_a_condition_and_an_instruction_is_not_a_question(text, question):
+    assert is_question(text) is question
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [("Actually, drop the lists.", None), ("Skip the emojis please.", None), ("Cut the small talk, just answer.", None),
+     ("Drop what I said about my ex.", "my ex"), ("Please forget the list of my meds, it's private.", "list of my meds")],
+)
+def test_dropping_a_format_is_an_instruction_not_a_forget_request(text, topic):
+    assert forget_topic(text) == topic

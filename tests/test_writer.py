@@ -1,5 +1,9 @@
 """The write path with the fake engine: dedupe, supersede, pending, corrections, secrets, chit-chat, forget."""
 
+import json
+from pathlib import Path
+
+import pytest
 from helpers import fake_services
 
 from memchat.types import MemoryDraft
@@ -126,3 +130,28 @@ def test_forget_reaches_superseded_wordings(tmp_path):
     services.memories.set_status(first.memory_id, "superseded")
     outcomes = process(services, "Forget what I told you about my dog.")
     assert [(o.action, o.memory_id) for o in outcomes if o.memory_id] == [("deleted", first.memory_id)]
+
+
+CASES = [json.loads(line) for line in (Path(__file__).parent / "data" / "write_path_cases.jsonl").open(encoding="utf-8")]
+"""Natural statements written for the write path (not from the eval): facts to keep, junk to drop,
+changes and retirements to apply, forget requests with trailing reasons; EN and ZH."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_natural_statements(tmp_path, case):
+    services = fake_services(tmp_path)
+    for when, earlier in enumerate(case.get("before", []), start=1):
+        process(services, earlier, now=1000.0 * when)
+    before = {m.id for m in services.memories.list_items()}
+    process(services, case["say"], now=100_000.0)
+    active = services.memories.list_items()
+    shown = [(m.kind, m.attribute, m.content) for m in active]
+    if case.get("junk"):
+        assert not [m for m in active if m.id not in before], shown
+    for want in case.get("keep", []):
+        stating = [m for m in active if want["has"] in m.content.lower()]
+        assert stating, (want, shown)
+        assert any(m.attribute == want.get("slot", m.attribute) and m.kind == want.get("kind", m.kind)
+                   for m in stating), (want, shown)
+    for old in case.get("gone", []):  # what was said before no longer stands (a retirement may name it)
+        assert not [m for m in active if m.id in before and old in m.content.lower()], (old, shown)

@@ -51,6 +51,36 @@ RETIREMENT = re.compile(
     re.IGNORECASE,
 )
 
+RETIRING_ACT = re.compile(
+    r"\b(?:sold|got rid of|gave (?:up|away)|quit|left|broke up|split up|retired from|handed in my notice)\b|"
+    r"卖了|辞职|离职|分手|送人了|戒了|退出了?",
+    re.IGNORECASE,
+)
+"""Retirement by an act (an event), as opposed to a state said in the negative ("I'm not vegan any more")."""
+
+LIFE_EVENTS = re.compile(
+    r"\b(?:graduated|got (?:married|engaged|divorced|promoted|accepted|my results)|(?:was|were|got) promoted|"
+    r"had (?:a|our|my|the) (?:baby|operation|surgery|wedding)|passed (?:my|his|her|their|the) \w+ (?:test|exam)|"
+    r"passed away|was born|were born|gave birth|won (?:a|the|first)|completed (?:my|the|a) \w+|ran (?:my|a|the) (?:first )?"
+    r"(?:\d+k|marathon|half)|got (?:into|in to) (?:uni|university|college)|bought (?:a|our|my) (?:house|flat|home))\b|"
+    r"考上|毕业了|结婚了|订婚|离婚了|升职|怀孕了|生了(?:个|一个)?(?:宝宝|孩子|儿子|女儿)|出生了|去世了|退休了|拿到(?:了)?(?:驾照|offer|证书)|"
+    r"通过了.{0,6}(?:考试|面试)",
+    re.IGNORECASE,
+)
+"""Milestones that are events whether or not a date comes with them."""
+_TRIP = re.compile(
+    r"^\s*(?:(?:i|we|(?-i:[A-Z][a-z]+)(?: and (?:i|me))?)\s+)?(?:just |finally |also )?(?:went|flew|travel+ed|drove|"
+    r"sailed|visited|celebrated|hosted|attended)\b.{0,40}?\b(?:to|in|at|for)?\s*(?-i:[A-Z][a-z]{2,})",
+    re.IGNORECASE,
+)
+"""A trip or occasion that names where or what: 'We went to Lisbon for our anniversary'."""
+
+
+def is_happening(clause: str) -> bool:
+    """An event worth keeping even without a date: a milestone, or a trip that names a place."""
+    return bool(LIFE_EVENTS.search(clause) or _TRIP.search(clause))
+
+
 _SWAPS = [
     (r"\bI am\b", "the user is"), (r"\bI'm\b", "the user is"), (r"\bwe're\b", "the user is"),
     (r"\bwe are\b", "the user is"), (r"\bI've\b", "the user has"), (r"\bwe've\b", "the user has"),
@@ -158,10 +188,12 @@ def draft_from_sentence(
     correction = is_correction(sentence) if correction is None else correction
     subject, attribute, kind = guess_key(sentence)
     when = first_time(sentence, said_at) if said_at is not None else None
-    if when is not None and not when.passing and not attribute:  # "Last Friday I did my first solo surgery"
-        kind, attribute = "event", "event"
+    if not attribute and ((when is not None and not when.passing) or is_happening(sentence)):
+        kind, attribute = "event", "event"  # "Last Friday I did my first solo surgery", "We went to Lisbon"
     if not attribute:
         return None
+    if kind != "relation" and RETIRING_ACT.search(sentence) and not is_change(sentence):
+        kind = "event"  # "I sold my car": something that happened, which retires the slot's value
     return MemoryDraft(
         kind=kind,
         content=third_person(sentence),

@@ -18,12 +18,14 @@ _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|
 _PLEASE = r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:please\s+|pls\s+)?"
 _VERB = (r"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|"
          r"stop remembering|stop keeping|don'?t remember|do not remember|not remember|don'?t keep|do not keep|not keep|"
-         r"don'?t store|do not store|never mind|nevermind)")
+         r"don'?t store|do not store|never mind|nevermind|don'?t hold on to|do not hold on to|let go of)")
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
     r"^(?:i'?d rather you didn'?t|i don'?t want you to|i'd like you to|i want you to)\s+"
     r"(?:keep|remember|store|delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
+    r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
     r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
     r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
 )
@@ -41,6 +43,8 @@ CN_REQUESTS: tuple[str, ...] = (
 """Chinese request shapes."""
 
 _NOT_A_REQUEST = re.compile(
+    r"\b(?:drop|skip|scrap|lose|cut|remove)\s+(?:the\s+|all\s+the\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
+    r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
     r"^\s*(?:how|what|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
     r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b",
     re.IGNORECASE,
@@ -50,8 +54,9 @@ _NOT_A_REQUEST = re.compile(
 _EN_CONTAINER = re.compile(
     r"^\s*(?:(?:about|that|the|this|all|any|every)\s+)*"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
-    r"the details|stuff|bits|info|details)\s+)?"
-    r"(?:(?:i|that i|you know)\s+(?:told|said|mentioned|shared|said to|told u|told you)\s*(?:you|u|to you)?\s*|you know\s+|"
+    r"the details|stuff|bits|bit|part|thing|info|information|details)\s+)?(?:where\s+)?"
+    r"(?:(?:i|that i|you know)\s+(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote)\s*(?:you|u|to you)?\s*|"
+    r"you know\s+|"
     r"i (?:told|said) (?:you|u)\s+)?"
     r"(?:(?:about|on|regarding|re:?|of|concerning|from)\s+)?",
     re.IGNORECASE,
@@ -73,7 +78,8 @@ _CN = [re.compile(p) for p in CN_REQUESTS]
 def _trim_en(topic: str) -> str:
     topic = _EN_CONTAINER.sub("", topic.strip(" \"'“”"), count=1)
     topic = _EN_TAIL.sub("", topic)
-    topic = re.sub(r"^(?:that|about|the whole thing about|the whole)\s+", "", topic, flags=re.IGNORECASE)
+    topic = re.sub(r"^(?:that|about|the whole thing about|the whole|(?:anything|everything|something) about)\s+", "", topic,
+                   flags=re.IGNORECASE)
     return topic.strip(" .!?\"'“”…")
 
 

@@ -52,7 +52,8 @@ _EPHEMERAL = re.compile(
 _LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.IGNORECASE)
 _NAMED_SUBJECT = re.compile(
     r"^(?:[A-Z][a-z]+ ){0,1}[A-Z][a-z]+ (works|worked|lives|lived|moved|is|was|has|left|loves|likes|hates|studies|"
-    r"teaches|plays|drives|speaks|got|became|started|joined)\b"
+    r"teaches|plays|drives|speaks|got|became|started|joined|[a-z]{2,}ed|went|ran|won|took|had|did|made|came|met|"
+    r"flew|began|bought|sold|passed|turned|runs|does|goes)\b"
 )
 
 
@@ -73,10 +74,19 @@ def is_chit_chat(text: str) -> bool:
     return len(words) <= 4 and bool(_FILLER.match(norm)) and not _FIRST_PERSON.search(norm)
 
 
+_CONDITION = re.compile(
+    r"^(?:when|whenever|if)\s+(?!(?:do|does|did|is|are|was|were|will|would|can|could|should|am|have|has)\b)[^?]{2,60},\s*\S",
+    re.IGNORECASE,
+)
+"""'When you explain something, use numbered steps.': a condition and an instruction, not a question."""
+
+
 def is_question(sentence: str) -> bool:
     stripped = sentence.strip()
     if stripped.endswith("?") or stripped.endswith("？"):
         return True
+    if _CONDITION.match(stripped):
+        return False
     return bool(_QUESTION_START.match(stripped)) or bool(_CN_QUESTION.search(stripped))
 
 

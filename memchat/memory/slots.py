@@ -54,6 +54,10 @@ _DESCRIBED = (
 )
 """A person named or described right after the relation word."""
 
+_PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|\bhouse\b)",
+          r"(?:到|去|在|住|回)[^了！!。，,]{2,}|老家|定居")
+"""A home statement names the place: "We relocated!" alone says nothing to keep."""
+
 _ROWS: tuple[Slot, ...] = (
     Slot("name", "fact", False,
          en=(r"\bmy name(?:'s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me (?-i:[A-Z])", r"\beveryone calls me\b",
@@ -83,7 +87,7 @@ _ROWS: tuple[Slot, ...] = (
          question="What do I eat or avoid eating?"),
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
-             r"cholesterol|physio\w*|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
+             r"cholesterol|physio(?:therapy)?|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
              r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said)|"
              r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia)\b",),
          zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"色盲", r"失眠", r"哮喘", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
@@ -98,16 +102,17 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My boss Morag Nicolson wants everything in triplicate.", "新公司组长是周敏。"),
          question="Who is my boss or manager?"),
     Slot("colleague", "relation", True,
-         en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",),
+         en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",
+             r"(?-i:[A-Z][a-z]+) from (?:work|the office|my team)\b"),
          zh=(r"同事",),
          asks=("colleague", "coworker", "workmate", "同事"),
-         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。"),
+         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。", "Fatima from work runs a book club."),
          question="Who are my colleagues?"),
     Slot("employer", "fact", False,
          en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
              r"\boffered (?:me|us) (?:the|a) (?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
-         zh=(r"在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),
+         zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
          examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。"),
          question="Where do I work, which company?"),
@@ -115,24 +120,28 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role) is\b", r"\b(?:i'?m|i am) (?:a|an) "
              r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
              r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
-             r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist)\b",
+             r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
+             r"physiotherapist|paramedic|midwife|pilot|firefighter|police officer|librarian|carpenter|welder|barista|"
+             r"waiter|waitress|cashier|receptionist|surgeon|postman|cleaner|translator|photographer|tutor|lecturer|"
+             r"professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|butcher)\b",
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休"),
          asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
          examples=("I work as a ferry engineer.", "我是游戏原画师。"),
          question="What is my job?"),
-    Slot("partner", "relation", needs=_DESCRIBED, multi=False,
+    Slot("partner", "relation", needs=(*_DESCRIBED, r"\b(?:been|are|got) (?:together|married|engaged)\b"), multi=False,
          en=(r"\b(?:my|our) (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|spouse)\b",
-             r"\bmarried to\b"),
+             r"\bmarried to\b", r"(?-i:[A-Z][a-z]+) and (?:i|me)(?: have|'ve)? been (?:together|married)\b"),
          zh=(r"老婆", r"老公", r"妻子", r"丈夫", r"男朋友", r"女朋友", r"对象", r"爱人"),
          asks=("partner", "spouse", "other half", "married", "对象", "爱人", "另一半"),
-         examples=("My husband is called Yerlan.", "我老公叫王磊。"),
+         examples=("My husband is called Yerlan.", "我老公叫王磊。", "Sam and I have been together for ten years."),
          question="Who is my partner, wife or husband?"),
     Slot("children", "relation", needs=_DESCRIBED, multi=True,
-         en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl)\b",),
+         en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl|twins|baby|toddler|stepson|"
+             r"stepdaughter|grandson|granddaughter|grandkids|grandchildren)\b",),
          zh=(r"儿子", r"女儿", r"孩子"),
          asks=("kid", "child", "孩子"),
-         examples=("Our son Timur is five.", "我女儿在上大学。"),
+         examples=("Our son Timur is five.", "我女儿在上大学。", "Our twins, Leo and Ada, started school."),
          question="What are my children's names?"),
     Slot("parents", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|mam|ma|pa)\b",),
@@ -146,13 +155,31 @@ _ROWS: tuple[Slot, ...] = (
          asks=("sibling", "兄弟姐妹"),
          examples=("My brother Arman is a pilot.", "我弟弟叫贺晓东。"),
          question="Who are my brothers and sisters?"),
+    Slot("home", "fact", False, needs=_PLACE,
+         en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
+             r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
+         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家"),
+         asks=("live", "home", "city", "town", "address", "住", "家"),
+         examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent."),
+         question="Where do I live?"),
     Slot("pet", "fact", True,
          en=(r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|tortoise|budgie|sighthound|terrier|spaniel|collie|"
-             r"labrador)s?\b",),
-         zh=(r"狗", r"猫", r"宠物"),
+             r"labrador|retriever|beagle|greyhound|whippet|lurcher|poodle|dachshund|husky|pug|corgi|alsatian|"
+             r"sheepdog|chihuahua|rottweiler|bulldog|schnauzer|guinea pig|ferret|gecko|lizard|snake|goldfish|"
+             r"chickens|hens|horse|pony)s?\b",),
+         zh=(r"狗", r"猫", r"宠物", r"养了?(?:一|两|三|几)?(?:只|条|匹)"),
          asks=("pet", "animal", "宠物"),
-         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。"),
+         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。", "We adopted a rescue greyhound called Olive.",
+                  "家里养了一只柯基叫豆豆。"),
          question="What pets do I have?"),
+    Slot("commute", "fact", False,
+         en=(r"\bcommute\b", r"\b(?:take|took|catch|get) the (?:bus|train|tram|metro|tube|ferry)\b",
+             r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
+             r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b"),
+         zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"骑.{0,4}车上班", r"(?:走路|开车|骑车).{0,6}(?:到|就到|上班)"),
+         asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
+         examples=("I take the bus to work these days.", "每天坐地铁上下班。", "我每天开车上班。"),
+         question="How do I get to work?"),
     Slot("vehicle", "fact", False,
          en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia)\b",
              r"\bdriv(?:e|ing) an? \w+"),
@@ -160,14 +187,6 @@ _ROWS: tuple[Slot, ...] = (
          asks=("car", "drive", "vehicle", "车"),
          examples=("I drive an old Land Rover.", "我把电动车卖了。"),
          question="What car or vehicle do I have?"),
-    Slot("commute", "fact", False,
-         en=(r"\bcommute\b", r"\b(?:take|took|catch|get) the (?:bus|train|tram|metro|tube|ferry)\b",
-             r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
-             r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b"),
-         zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"骑.{0,4}车上班", r"(?:走路|开车|骑车).{0,6}(?:到|就到)"),
-         asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
-         examples=("I take the bus to work these days.", "每天坐地铁上下班。"),
-         question="How do I get to work?"),
     Slot("language", "fact", True,
          en=(rf"\b(?:speak|speaks|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
              rf"\b(?:{_LANGUAGES})\b.{{0,30}}\b(?:lessons?|classes?|course|app)\b",
@@ -178,12 +197,14 @@ _ROWS: tuple[Slot, ...] = (
          question="Which languages do I speak or learn?"),
     Slot("hobby", "fact", True,
          en=(rf"\bplay(?:s|ing)? (?:the |in (?:a|the) )?(?:{_INSTRUMENTS})\b", rf"\b(?:on|my) (?:the )?(?:{_INSTRUMENTS})\b",
-             r"\bhobby\b", r"\b(?:knit|paint|draw|garden|bake|hike|climb|fish|photograph|sketch|sew|pottery|"
-             r"chess|sing)\w*\b", r"\bband\b", r"\bchoir\b",
+             rf"\b(?:learn|practi[sc]e|took up|take up|taking up|lessons?)\w* (?:to play )?(?:the )?(?:{_INSTRUMENTS})\b",
+             r"\bhobby\b", r"\b(?:knit(?:s|ting)?|paint(?:s|ing)?|draw(?:s|ing)?|garden(?:s|ing)?|bak(?:e|es|ing)|"
+             r"hike[sd]?|climb(?:s|ing)?|fishing|photography|sketch(?:es|ing)?|sew(?:s|ing)?|pottery|"
+             r"chess|sing(?:s|ing)?)\b", r"\bband\b", r"\bchoir\b",
              r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b"),
-         zh=(r"弹", r"爱好", r"画画", r"摄影", r"徒步", r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋"),
+         zh=(r"弹", r"(?:弹|练|学|把)了?(?:吉他|钢琴|小提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶)", r"爱好", r"画画", r"摄影", r"徒步", r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋"),
          asks=("hobby", "instrument", "play", "free time", "爱好", "弹"),
-         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。"),
+         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。", "I want to learn the banjo this year."),
          question="What are my hobbies, what instrument do I play?"),
     Slot("sport", "fact", True,
          en=(r"\b(?:run|running|swim|swimming|yoga|football|volleyball|tennis|gym|cycling|shinty|golf|climbing|"
@@ -193,10 +214,13 @@ _ROWS: tuple[Slot, ...] = (
          examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。"),
          question="What sport or exercise do I do?"),
     Slot("reply_style", "preference", False,
-         en=(r"\b(?:answers?|repl(?:y|ies)|respond|responses|format|bullet points?|keep it short|brief|concise)\b",),
+         en=(r"\b(?:answers?|repl(?:y|ies)|respond|responses|format|bullet points?|keep it short|brief|concise)\b",
+             r"\b(?:numbered (?:steps|lists?)|step[- ]by[- ]step|when you explain|explanations|in plain (?:english|words|language)|"
+             r"no (?:jargon|emojis?)|one[- ]liners?)\b"),
          zh=(r"回答", r"回复", r"简短", r"详细"),
          asks=("answer", "reply", "format", "respond", "回答", "回复"),
-         examples=("Please keep your answers short.", "回答的时候简短一点。"),
+         examples=("Please keep your answers short.", "回答的时候简短一点。", "When you explain something, use numbered steps.",
+                  "Step-by-step instructions work best for me."),
          question="How should you answer me?"),
     Slot("possessions", "fact", True,
          en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
@@ -205,13 +229,6 @@ _ROWS: tuple[Slot, ...] = (
          asks=("own", "have", "bought", "有"),
          examples=("I own a blue kayak.", "我们家买了一台钢琴。"),
          question="What do I own?"),
-    Slot("home", "fact", False,
-         en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
-             r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
-         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家"),
-         asks=("live", "home", "city", "town", "address", "住", "家"),
-         examples=("We moved to Astana yesterday.", "这周末搬去杭州。"),
-         question="Where do I live?"),
 )
 
 

@@ -50,7 +50,7 @@ SUBJECT_VERBS = (
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
     r"|\s+(?:and|but|so|also)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
-    r"|[，；](?:而且|但是|不过|所以)?(?=我|我们|他|她|它|[^，；]{0,3}(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿)))\s*",
+    r"|[，；](?:而且|但是|不过|所以)?(?=我|我们|他|她|它|家里|[^，；]{0,3}(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿)))\s*",
     re.IGNORECASE,
 )
 """Where a clause with its own subject begins. Chinese drops subjects freely, so a Chinese comma only
@@ -87,6 +87,13 @@ def strip_markers(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:] if sentence[:1].islower() and sentence[:2] != "i " else sentence
 
 
+RELATIVE_WORDS = (
+    "wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|son|daughter|brother|sister|mum|mom|mother|dad|father|"
+    "grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|best friend|colleague|boss|manager|"
+    "neighbour|neighbor|stepson|stepdaughter|grandson|granddaughter|flatmate|housemate|eldest|youngest"
+)
+
+_PAIR_SUBJECT = re.compile(r"^\s*((?-i:[A-Z][a-z]+) and (?:I|me))\s+(.+)$", re.IGNORECASE)
 _INTRODUCTION = re.compile(r"^\s*((?i:i'?m|i am) [A-Z][a-z]+),\s+((?i:an?|the) .+)$")
 """'I'm Aigerim, a vet in Almaty' introduces a name and then says something else: two clauses."""
 
@@ -102,6 +109,10 @@ def split_clauses(sentence: str) -> list[str]:
     if introduction:
         name, rest = introduction.groups()
         return [name, f"{name.split()[0]} {rest}" if name.lower().startswith("i'm") else f"I am {rest}"]
+    pair = _PAIR_SUBJECT.match(sentence)  # "Sam and I have been together…": one subject, not two clauses
+    if pair:
+        rest = split_clauses(f"We {pair.group(2)}")
+        return [f"{pair.group(1)} {rest[0][3:]}", *rest[1:]]
     parts = [p.strip(" ,") for p in _CLAUSE_BREAK.split(sentence) if p and p.strip(" ,")]
     clauses: list[str] = []
     for part in parts:
@@ -111,7 +122,48 @@ def split_clauses(sentence: str) -> list[str]:
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
     clauses = [f"I {c[:1].lower()}{c[1:]}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
-    substantial = all(len(c.split()) >= 3 or re.search(r"[\u4e00-\u9fff]{3}", c) for c in clauses)
-    if not substantial:
-        return [f"I {sentence[:1].lower()}{sentence[1:]}" if _DROPPED_SUBJECT.match(sentence) else sentence]
-    return clauses
+    return _merge_short(clauses)
+
+
+def _substantial(clause: str) -> bool:
+    """Three words, three Chinese characters, or a subject and its verb ("Gareth retired")."""
+    return (len(clause.split()) >= 3 or bool(re.search(r"[\u4e00-\u9fff]{3}", clause))
+            or bool(re.match(r"^(?:I|we|(?-i:[A-Z][a-z]+))\s+[a-z]{3,}\W*$", clause, re.IGNORECASE)))
+
+
+def _merge_short(clauses: list[str]) -> list[str]:
+    """A part too short to stand alone ("I'm 34", "so I do") rides with its neighbour; the others stay apart."""
+    merged: list[str] = []
+    for clause in clauses:
+        if merged and (not _substantial(clause) or not _substantial(merged[-1])):
+            head = clause[:1] if re.match(r"I\b", clause) else clause[:1].lower()
+            merged[-1] = f"{merged[-1].rstrip(' ,')}, {head}{clause[1:]}"
+        else:
+            merged.append(clause)
+    return merged
+
+
+_REFERENT = re.compile(r"\b(?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"),? (?-i:[A-Z][a-z]+)\b", re.IGNORECASE)
+_PRONOUN = (
+    (re.compile(r"^(?:he|she)(?:'s| is)\s+(?!been\b|got\b)"), "{} is "), (re.compile(r"^(?:he|she)'s\s+"), "{} has "),
+    (re.compile(r"^(?:he|she)\s+"), "{} "), (re.compile(r"^(?:his|her)\s+"), "{}'s "),
+)
+"""A sentence that opens with he/she/his/her continues the person just introduced."""
+
+
+def referent_of(sentence: str) -> str | None:
+    """The person a sentence introduces ("My son Kai is seven" → "my son Kai"), for the next one's pronoun."""
+    found = _REFERENT.findall(sentence)
+    return found[-1] if found else None
+
+
+def with_referent(sentence: str, referent: str | None) -> str:
+    """'His birthday is 2 March' after 'My son Kai…' → "My son Kai's birthday is 2 March"."""
+    if not referent:
+        return sentence
+    for pattern, shape in _PRONOUN:
+        match = pattern.match(sentence.lower())
+        if match:
+            named = shape.format(referent)
+            return named[:1].upper() + named[1:] + sentence[match.end():]
+    return sentence

@@ -46,12 +46,13 @@ from memchat.memory.rules import (
     is_question,
     is_request_or_musing,
     mentions_the_user,
+    named_subject,
     topic_parts,
 )
 from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
-from memchat.memory.speech import normalise, split_clauses, strip_markers
+from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
 from memchat.memory.terms import has_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
@@ -83,6 +84,8 @@ def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
     or an instruction on how to answer — not a request, a musing or a throwaway."""
     if draft.attribute == "reply_style" or draft.subject != "user" or has_cjk(clause):
         return True
+    if draft.kind == "relation" or (draft.kind == "event" and named_subject(clause)):
+        return bool(re.search(r"\b[a-z]{2,}\b", clause)) and not is_request_or_musing(clause)  # someone in their life
     return is_durable_statement(clause) or (mentions_the_user(clause) and not is_request_or_musing(clause))
 
 
@@ -144,11 +147,13 @@ class MemoryWriter:
         chosen: list[str] = []
         drafts: list[MemoryDraft] = []
         places: list[int | None] = []
+        referent: str | None = None  # "My son Kai is seven. His birthday is…": who "his" is
         for sentence in split_sentences(text):
             if SECRET_MARK in sentence or contains_secret(sentence):
                 continue  # a sentence about a credential says nothing worth keeping without it
             window = window_of(windows, sentence)
-            spoken = strip_markers(normalise(sentence))
+            spoken = with_referent(strip_markers(normalise(sentence)), referent)
+            referent = referent_of(spoken) or referent
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
             hedged = is_hedged(spoken)
             for clause in split_clauses(spoken):
@@ -156,7 +161,8 @@ class MemoryWriter:
                     continue
                 draft = draft_from_sentence(clause, session_id=session_id, message_id=message_id, said_at=now,
                                             correction=correction, hedged=hedged)
-                draft = draft or self._retired_object(clause, session_id, message_id, now, correction)
+                if draft is None or draft.attribute == "event":  # "I sold the Fiesta last weekend": the Fiesta's slot
+                    draft = self._retired_object(clause, session_id, message_id, now, correction, draft) or draft
                 if draft is None or not _worth_keeping(clause, draft):
                     continue  # no slot, no date: what was said stays an episode, not a typed memory
                 when = windows[window].time if window is not None and draft.event_at is None else None
@@ -179,7 +185,7 @@ class MemoryWriter:
         return outcomes, episodes, list(zip(drafts, places)), failures
 
     def _retired_object(self, clause: str, session_id: int | None, message_id: int | None, now: float,
-                        correction: bool) -> MemoryDraft | None:
+                        correction: bool, dated: MemoryDraft | None = None) -> MemoryDraft | None:
         """'I sold the Niva' names no slot, but the Niva is a stored memory's: the retirement takes its key."""
         if not is_retirement(clause):
             return None
@@ -192,10 +198,13 @@ class MemoryWriter:
         if not owners:
             return None
         owner = max(owners, key=lambda m: m.created_at)
-        return MemoryDraft(kind=owner.kind if owner.kind != "event" else "fact", content=third_person(clause),
-                           subject=owner.subject, attribute=owner.attribute, importance=0.6,
-                           confidence=0.9 if correction else 0.8, source_session=session_id,
-                           source_message=message_id, correction=correction)
+        retired = MemoryDraft(kind="event", content=third_person(clause),  # the sale, the quitting: it happened
+                              subject=owner.subject, attribute=owner.attribute, importance=0.6,
+                              confidence=0.9 if correction else 0.8, source_session=session_id,
+                              source_message=message_id, correction=correction)
+        if dated is None:
+            return retired
+        return replace(retired, event_at=dated.event_at, event_text=dated.event_text, event_grain=dated.event_grain)
 
     @staticmethod
     def _episode(window: EpisodeWindow, session_id: int | None, message_id: int | None) -> MemoryDraft:
