@@ -6,10 +6,13 @@ Replies are capped (--reply-tokens) so a run takes minutes on 2 cores: time to f
 does not depend on the reply's length, and the window still folds within 30 turns.
 
 1. A scripted 30-turn session through memchat's own pipeline (notes, a pin, recalled memories,
-   and enough talk that the window folds into the rolling summary), run twice in this process:
-   without and with the background pre-warm. Per run: time to first token (from sending the
-   message to the first streamed piece) — median, p95, p95 ÷ median, turn 30 ÷ turn 2 — and the
-   prompt tokens reused from llama.cpp's KV cache vs read, summed and on the worst turn.
+   and enough talk that the window folds into the rolling summary), run three times in this
+   process: without pre-warm, with the pre-warm after each reply (through the cross-turn notes),
+   and with the pre-warm while typing as well (the turn's message, as a draft, is pre-warmed
+   through its recalled memories before it is sent, once the previous pre-warm has settled).
+   Per run: time to first token (from sending the message to the first streamed piece) —
+   median, p95, p95 ÷ median, turn 30 ÷ turn 2 — and the prompt tokens reused from llama.cpp's
+   KV cache vs read, summed and on the worst turn.
 2. Decode speed through memchat (a turn's streamed reply) ÷ a plain llama-cpp-python streaming
    loop over the same prompt tokens, the same model, threads and length (≥ 128 tokens).
 3. Resident memory (VmRSS) of this process after the session: both engines loaded, n_ctx as set.
@@ -18,7 +21,7 @@ does not depend on the reply's length, and the window still folds within 30 turn
    messages and the snapshot) ÷ the turn's wall time.
 
 Targets: TTFT p95 ÷ median ≤ 1.5, turn 30 ÷ turn 2 ≤ 1.3, after a pre-warm a turn reads only its
-new tail; decode ≥ 0.95 × raw; RSS ≤ 400 MB; recall ≤ 1.5 × NumPy at 100k (recall@10 ≥ 0.99);
+new input; decode ≥ 0.95 × raw; RSS ≤ 400 MB; recall ≤ 1.5 × NumPy at 100k (recall@10 ≥ 0.99);
 overhead ≤ 5 %. Machines are noisy: compare ratios within one run only.
 """
 
@@ -86,12 +89,18 @@ class TurnFigures:
     reused: int
     read: int
     tail: int
-    """Tokens of the prompt's per-turn tail (notes/recall block, message, assistant cue)."""
+    """Tokens of the prompt's per-turn tail (notes and recall blocks, message, assistant cue)."""
+    message: int
+    """Tokens of the message alone (with its template tokens and the assistant cue)."""
+
+
+MODES = {"none": "no pre-warm", "reply": "pre-warm", "typing": "pre-warm while typing"}
+"""How a session pre-warms: not at all, after each reply, after each reply and while typing."""
 
 
 @dataclass
 class SessionRun:
-    prewarm: bool
+    mode: str
     turns: list[TurnFigures] = field(default_factory=list)
     folds: int = 0
 
@@ -101,17 +110,29 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_session(engine: Any, embedder: Any, workdir: Path, *, prewarm: bool, reply_tokens: int) -> SessionRun:
-    settings = load_settings(workdir / "none.toml", {"db": str(workdir / f"turns-{prewarm}.db")},
+def per_turn_tail(engine: Any, messages: list[Any]) -> int:
+    """Tokens from the first per-turn block (the system messages after the window) to the end."""
+    start = len(messages) - 1
+    while start > 1 and messages[start - 1].role == "system":
+        start -= 1
+    return engine.count_messages(messages) - engine.count_messages(messages[:start])
+
+
+def run_session(engine: Any, embedder: Any, workdir: Path, *, mode: str, reply_tokens: int) -> SessionRun:
+    prewarm = mode != "none"
+    settings = load_settings(workdir / "none.toml", {"db": str(workdir / f"turns-{mode}.db")},
                              environ={"MEMCHAT_MODEL_PREWARM": "true" if prewarm else "false",
                                       "MEMCHAT_BUDGET_RESERVED_OUTPUT": str(reply_tokens)})
     services = build_services(settings, engine=engine, embedder=embedder)
     conversation = open_conversation(services, "bench")
     conversation.prewarm_after_turns = prewarm
-    run = SessionRun(prewarm)
+    run = SessionRun(mode)
     for text in SESSION:
         if text.startswith("PIN:"):
             text = "I'm allergic to penicillin."
+            if mode == "typing":
+                conversation.prewarm_draft(text)
+                conversation.settle()
             conversation.run_turn(text)
             conversation.settle()
             newest = max(services.memories.list_items(), key=lambda m: m.id, default=None)
@@ -128,22 +149,24 @@ def run_session(engine: Any, embedder: Any, workdir: Path, *, prewarm: bool, rep
                 assembled.append(event)
 
         summary_before = conversation.summary
+        if mode == "typing":  # the person typed this and paused: its recall and pre-warm are done by the send
+            conversation.prewarm_draft(text)
+            conversation.settle()
         started = time.perf_counter()
         finished = conversation.run_turn(text, emit=emit)
         wall = (time.perf_counter() - started) * 1000
         messages = assembled[-1].messages
-        tail = 2 if len(messages) > 2 and messages[-2].role == "system" else 1
-        tail_tokens = engine.count_messages(messages) - engine.count_messages(messages[:-tail])
         run.turns.append(TurnFigures(
             ttft_ms=((first[0] if first else time.perf_counter()) - started) * 1000, wall_ms=wall,
             generation_ms=finished.timings.generation_ms, reused=finished.timings.prompt_reused,
-            read=finished.timings.prompt_evaluated, tail=tail_tokens,
+            read=finished.timings.prompt_evaluated, tail=per_turn_tail(engine, messages),
+            message=engine.count_messages(messages) - engine.count_messages(messages[:-1]),
         ))
         conversation.settle()  # the person reads the reply and types: the background work is done by then
         run.folds += conversation.summary != summary_before
         turn = run.turns[-1]
-        print(f"  {'pre-warm' if prewarm else 'no pre-warm'} turn {len(run.turns):2d}: TTFT {turn.ttft_ms:6.0f} ms, "
-              f"read {turn.read:5d} (tail {turn.tail:4d}), reused {turn.reused:5d}", file=sys.stderr, flush=True)
+        print(f"  {MODES[mode]} turn {len(run.turns):2d}: TTFT {turn.ttft_ms:6.0f} ms, read {turn.read:5d} "
+              f"(tail {turn.tail:4d}, message {turn.message:3d}), reused {turn.reused:5d}", file=sys.stderr, flush=True)
     return run
 
 
@@ -200,6 +223,8 @@ def summarise(run: SessionRun) -> dict[str, float]:
         "read": sum(t.read for t in run.turns),
         "read_beyond_tail_worst": max(t.read - t.tail for t in run.turns[1:]),
         "turns_reading_only_tail": sum(t.read <= t.tail + 4 for t in run.turns[1:]) / (len(run.turns) - 1),
+        "turns_reading_only_message": sum(t.read <= t.message + 4 for t in run.turns[1:]) / (len(run.turns) - 1),
+        "read_median": statistics.median(t.read for t in run.turns[1:]),
         "overhead": statistics.median((t.wall_ms - t.generation_ms) / t.wall_ms for t in run.turns),
     }
 
@@ -217,9 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     engine, embedder = load_engines(settings, progress=True)
     out: dict[str, Any] = {"n_ctx": engine.n_ctx, "threads": args.threads, "reply_tokens": args.reply_tokens}
     with tempfile.TemporaryDirectory(prefix="memchat-turns-") as tmp:
-        for prewarm in (False, True):
-            out["prewarm" if prewarm else "no_prewarm"] = summarise(run_session(
-                engine, embedder, Path(tmp), prewarm=prewarm, reply_tokens=args.reply_tokens))
+        for mode in MODES:
+            out[mode] = summarise(run_session(engine, embedder, Path(tmp), mode=mode, reply_tokens=args.reply_tokens))
         out["rss_mb"] = rss_mb()
         out["decode"] = decode_ratio(engine, engine.path, args.threads)
         if not args.skip_recall:
@@ -231,17 +255,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"default models, n_ctx {out['n_ctx']}, {out['threads']} threads, replies ≤ {out['reply_tokens']} tokens; "
           "one run, ratios within it")
-    print(f"{'30-turn session':<34}{'no pre-warm':>14}{'pre-warm':>14}   target")
+    print(f"{'30-turn session':<34}" + "".join(f"{label:>23}" for label in MODES.values()) + "   target")
     rows = [("TTFT median (ms)", "ttft_median_ms", "{:.0f}", ""), ("TTFT p95 (ms)", "ttft_p95_ms", "{:.0f}", ""),
             ("TTFT p95 ÷ median", "p95_over_median", "{:.2f}", "≤ 1.5"),
             ("TTFT turn 30 ÷ turn 2", "last_over_second", "{:.2f}", "≤ 1.3"),
             ("prompt tokens reused (sum)", "reused", "{:,}", ""), ("prompt tokens read (sum)", "read", "{:,}", ""),
             ("turns reading only their tail", "turns_reading_only_tail", "{:.0%}", "pre-warm: 100%"),
+            ("turns reading only the message", "turns_reading_only_message", "{:.0%}", "while typing: 100%"),
+            ("prompt tokens read (median turn)", "read_median", "{:.0f}", ""),
             ("worst read beyond the tail", "read_beyond_tail_worst", "{:,}", ""),
             ("rolling-summary folds", "folds", "{}", "≥ 1"),
             ("overhead ÷ turn wall time (median)", "overhead", "{:.1%}", "≤ 5%")]
     for label, key, fmt, target in rows:
-        print(f"{label:<34}{fmt.format(out['no_prewarm'][key]):>14}{fmt.format(out['prewarm'][key]):>14}   {target}")
+        print(f"{label:<34}" + "".join(f"{fmt.format(out[mode][key]):>23}" for mode in MODES) + f"   {target}")
     d = out["decode"]
     print(f"decode: memchat {d['memchat_tok_s']:.1f} tok/s ÷ raw llama-cpp-python {d['raw_tok_s']:.1f} tok/s "
           f"= {d['ratio']:.2f} over {d['tokens']:.0f} tokens   target ≥ 0.95")
