@@ -2,6 +2,7 @@
 +1, +90 and +365 days, memchat beside plain retrieval over the raw user messages, same run.
 
     python benchmarks/eval_memory.py [--split dev|test|all] [--model-labels] [--verbose] [--json]
+    python benchmarks/eval_memory.py --personas DIR     (held-out personas kept outside the repository)
 
 Tune on the dev split only; the test split is reported, never tuned on. See
 benchmarks/eval2/README.md for the data and how each probe is judged.
@@ -18,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from memeval.data import CATEGORIES, Persona, load_split  # noqa: E402
+from memeval.data import CATEGORIES, Persona, load_persona, load_split  # noqa: E402
 from memeval.report import SELECTED_TARGETS, check, table, write_path  # noqa: E402
 from memeval.run import OFFSETS, PersonaRun, run_persona  # noqa: E402
 
@@ -87,14 +88,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="let the chat model label importance (write.model_labels; off by default)")
     parser.add_argument("--verbose", action="store_true", help="list every probe that failed at +1 day")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--personas", type=Path, metavar="DIR",
+                        help="evaluate every persona folder in DIR instead (held-out data kept outside the "
+                             "repository); reported as the split 'held-out'")
     args = parser.parse_args(argv)
 
     from memchat.config import load_settings
     from memchat.pipeline.factory import load_engines
 
     engine, embedder = load_engines(load_settings(), progress=False)
-    splits = load_split()
-    names = ["dev", "test"] if args.split == "all" else [args.split]
+    if args.personas:
+        folders = sorted(p for p in args.personas.iterdir() if (p / "probes.jsonl").is_file())
+        if not folders:
+            parser.error(f"no persona folders (with probes.jsonl) in {args.personas}")
+        splits, names = {"held-out": [load_persona(f) for f in folders]}, ["held-out"]
+    else:
+        splits = load_split()
+        names = ["dev", "test"] if args.split == "all" else [args.split]
     results = {name: evaluate(splits[name], engine, embedder, labels=args.model_labels) for name in names}
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=1))

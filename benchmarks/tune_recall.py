@@ -25,7 +25,7 @@ from memeval.judge import Row, judge  # noqa: E402
 from memeval.run import DAY, fresh_services  # noqa: E402
 
 from memchat.config import RecallSettings, load_settings  # noqa: E402
-from memchat.memory.recall import same_statements  # noqa: E402
+from memchat.memory.recall import older_values, same_statements  # noqa: E402
 from memchat.memory.scoring import relevance, score, select  # noqa: E402
 from memchat.pipeline.factory import load_engines  # noqa: E402
 from memchat.pipeline.importer import import_transcript  # noqa: E402
@@ -57,7 +57,8 @@ def evaluate(cases, settings: RecallSettings, count) -> tuple[float, float, dict
         for c in candidates:
             rel = relevance(c.signals, settings)
             rescored.append(replace(c, relevance=rel, score=score(c.signals, settings), selected=False))
-        ranked = select(rescored, settings, room, count, background=background, duplicates=same_statements(rescored))
+        ranked = select(rescored, settings, room, count, background=background, duplicates=same_statements(rescored),
+                        older=older_values(rescored))
         rows = [Row(c.memory.content, memory_line(c.memory), c.memory.status == "active", c.selected) for c in ranked]
         per.setdefault(probe.category, []).append(judge(probe, rows).selected)
     rates = {k: sum(v) / len(v) for k, v in per.items()}
@@ -73,11 +74,11 @@ def main() -> int:
     cases = collect(engine, embedder)
     base = RecallSettings()
     results = []
-    grid = itertools.product((0.44, 0.48, 0.52, 0.56, 0.6), (0.65, 0.75), (0.1,), (0.25, 0.4),
-                             (3,), (0.35,), (0.1,), (0.0, 0.1, 0.15, 0.2, 0.3), (0.3,))
-    for floor, high, lift, margin, middle_k, w_kw, w_rec, w_slot, w_date in grid:
+    grid = itertools.product((0.44, 0.48, 0.52, 0.56, 0.6), (0.6, 0.65, 0.75), (0.1,), (0.25, 0.4),
+                             (3, 5), (0.35, 0.5), (0.1,), (0.15,), (0.3,), (0.15, 0.25, 0.35))
+    for floor, high, lift, margin, middle_k, w_kw, w_rec, w_slot, w_date, w_answer in grid:
         settings = replace(base, floor=floor, high=high, min_lift=lift, margin=margin, middle_k=middle_k,
-                           w_keyword=w_kw, w_recency=w_rec, w_slot=w_slot, w_date=w_date)
+                           w_keyword=w_kw, w_recency=w_rec, w_slot=w_slot, w_date=w_date, w_answer=w_answer)
         positive, never, rates = evaluate(cases, settings, engine.count)
         results.append((positive + never, positive, never, settings, rates))
     results.sort(key=lambda r: -r[0])
@@ -86,7 +87,7 @@ def main() -> int:
     for objective, positive, never, s, rates in results[: args.top]:
         print(f"positive {positive:.3f} never {never:.3f} floor={s.floor} high={s.high} min_lift={s.min_lift} "
               f"margin={s.margin} middle_k={s.middle_k} w_keyword={s.w_keyword} w_recency={s.w_recency} "
-              f"w_slot={s.w_slot} w_date={s.w_date} "
+              f"w_slot={s.w_slot} w_date={s.w_date} w_answer={s.w_answer} "
               + " ".join(f"{k}={v:.2f}" for k, v in sorted(rates.items())))
     return 0
 

@@ -81,7 +81,7 @@ class BudgetSettings:
 
 @dataclass
 class RecallSettings:
-    """relevance = similarity + w_keyword·keyword + w_date·date decides what is selected;
+    """relevance = similarity + w_keyword·keyword + w_date·date + w_answer·answers decides what is selected;
     score = relevance + w_slot·slot + w_recency·recency + w_importance·importance + w_pinned·pinned orders it."""
 
     w_similarity: float = 1.0
@@ -94,6 +94,11 @@ class RecallSettings:
     """Orders only: the question asks, in generic words, for what the memory is about ("where do I
     live?" → home), about the same person. On the dev split it lifts hit@5 (0.78 → 0.82); counted in
     relevance it let near misses in ("my cat?" when there is a dog), so it does not gate."""
+    w_answer: float = 0.25
+    """Relevance of a typed memory that fills the slot an *open* question asks for ("Where do I live?" —
+    "The user moved to Astana"), about the same person. A closed question ("Do I play the guitar?")
+    names its own answer and gets none of it; a memory about another thing of the same kind
+    ("my cat?" — a dog) is rejected as a near miss whatever its relevance."""
     w_recency: float = 0.1
     """Orders only: the later of two relevant statements first (relative to the newest candidate)."""
     w_importance: float = 0.04
@@ -322,6 +327,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "recall.w_keyword":        (0.0, 10.0),
     "recall.w_date":           (0.0, 10.0),
     "recall.w_slot":           (0.0, 10.0),
+    "recall.w_answer":         (0.0, 10.0),
     "recall.w_recency":        (0.0, 10.0),
     "recall.w_importance":     (0.0, 10.0),
     "recall.w_pinned":         (0.0, 10.0),

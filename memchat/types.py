@@ -133,7 +133,8 @@ class Signals:
     """1 when the memory's date falls in a month the query names ("what did I do in June?"); 0.5 when
     the query asks "when…" and the memory carries a date."""
     slot: float = 0.0
-    """1 when the question asks for the slot the memory fills ("where do I live?" → home)."""
+    """1 when an open question asks for the slot the memory fills ("where do I live?" → home), 0.5 when a
+    closed one touches it ("do I play the guitar?" → hobby); only 1 counts in relevance."""
 
     def as_dict(self) -> dict[str, float]:
         return {
@@ -161,6 +162,8 @@ class Candidate:
     """What decides selection (similarity, keyword, date); `score` adds what only orders."""
     group: int = 0
     """Which part of a compound question it answers best (0: the whole question)."""
+    mismatch: str = ""
+    """A near miss: the question names one thing, the memory another of the same kind ("about dog, not cat")."""
 
 
 @dataclass

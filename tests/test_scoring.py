@@ -25,15 +25,35 @@ def test_recency_halves_every_half_life_behind_the_newest_candidate():
 
 
 def test_relevance_decides_and_the_rest_only_orders():
-    signals = Signals(similarity=0.5, keyword=1, date=1, slot=1, recency=1, importance=1, pinned=1)
+    signals = Signals(similarity=0.5, keyword=1, date=1, slot=0.5, recency=1, importance=1, pinned=1)
     assert math.isclose(relevance(signals, SETTINGS), 0.5 + SETTINGS.w_keyword + SETTINGS.w_date)
-    extra = SETTINGS.w_slot + SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
+    extra = 0.5 * SETTINGS.w_slot + SETTINGS.w_recency + SETTINGS.w_importance + SETTINGS.w_pinned
     assert math.isclose(score(signals, SETTINGS), relevance(signals, SETTINGS) + extra)
     assert score(Signals(), SETTINGS) == 0
-    high = Candidate(memory(1), Signals(similarity=SETTINGS.floor - 0.01, recency=1, importance=1, slot=1), 0)
+    high = Candidate(memory(1), Signals(similarity=SETTINGS.floor - 0.01, recency=1, importance=1, slot=0.5), 0)
     high.score, high.relevance = score(high.signals, SETTINGS), relevance(high.signals, SETTINGS)
     [ranked] = select([high], SETTINGS, 10_000, len)
     assert not ranked.selected, "ordering signals must not lift a memory over a gate"
+
+
+def test_the_slot_an_open_question_asks_for_counts_as_relevance():
+    """"Where do I live?" is answered by whatever fills the home slot; "Do I live in Leeds?" is not (slot 0.5)."""
+    asked = Signals(similarity=SETTINGS.floor - 0.1, slot=1)
+    touched = Signals(similarity=SETTINGS.floor - 0.1, slot=0.5)
+    assert math.isclose(relevance(asked, SETTINGS) - relevance(touched, SETTINGS), SETTINGS.w_answer)
+    ranked = select([Candidate(memory(1), asked, score(asked, SETTINGS), relevance=relevance(asked, SETTINGS)),
+                     Candidate(memory(2), touched, score(touched, SETTINGS), relevance=relevance(touched, SETTINGS))],
+                    SETTINGS, 10_000, len)
+    assert [c.memory.id for c in ranked if c.selected] == [1]
+
+
+def test_a_near_miss_and_an_earlier_value_are_rejected_with_their_reason():
+    near = Candidate(memory(1), Signals(similarity=0.9), 0.9, relevance=0.9, mismatch="about dog, not cat")
+    earlier, later = candidate(2, 0.9), candidate(3, 0.8)
+    ranked = {c.memory.id: c for c in select([near, earlier, later], SETTINGS, 10_000, len, older={2: 3})}
+    assert not ranked[1].selected and "about dog, not cat" in ranked[1].reason
+    assert not ranked[2].selected and "#3" in ranked[2].reason
+    assert ranked[3].selected, "the best match among the rest is judged without the rejected ones"
 
 
 def test_the_same_query_selects_the_same_memories_a_day_or_a_year_later():

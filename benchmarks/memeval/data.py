@@ -51,7 +51,7 @@ class Persona:
 
     @property
     def language(self) -> str:
-        return "zh" if self.id.startswith("zh") else "en"
+        return "zh" if "zh" in self.id.split("_") else "en"
 
     @property
     def transcript(self) -> Path:

@@ -128,7 +128,7 @@ def episode_windows(text: str, said_at: float) -> list[EpisodeWindow]:
         for sentence in kept:
             current = groups[-1] if groups else None
             fits = current is not None and _words(joiner.join(current + [sentence])) <= WINDOW_WORDS
-            if current is not None and (not _stands_alone(sentence) or (fits and not _stands_alone(current[-1]))):
+            if current is not None and (not _stands_alone(sentence) or fits):
                 current.append(sentence)
             else:
                 groups.append([sentence])

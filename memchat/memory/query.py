@@ -27,3 +27,23 @@ def sub_queries(query: str) -> list[str]:
     if len(parts) < 2 or not all(_substantial(p) for p in parts):
         return []
     return parts[:4]
+
+
+_OPEN_EN = re.compile(r"\b(?:what|what's|whats|where|where's|who|who's|whom|whose|which|when|how|name|list|tell me)\b",
+                      re.IGNORECASE)
+_CLOSED_EN = re.compile(r"^\s*(?:do|does|did|am|is|are|was|were|have|has|had|can|could|should|will|would|shall)\b",
+                        re.IGNORECASE)
+_OPEN_ZH = re.compile(r"什么|啥|哪|谁|几|多少|怎么|怎样|如何")
+_CLOSED_ZH = re.compile(r"[吗嘛][？?。.!！\s]*$|是不是|有没有|会不会|能不能|对不对")
+
+
+def is_open_question(query: str) -> bool:
+    """Whether a question asks for a value ("Where do I live?", "我的猫叫什么？") rather than whether
+    a given one holds ("Do I play the guitar?", "我对花生过敏吗？"). Only an open question is answered
+    by whatever fills the slot it asks for; a closed one names its own answer, unless it offers a
+    choice ("Do I prefer short or long answers?")."""
+    if _CLOSED_ZH.search(query):
+        return False
+    if _CLOSED_EN.search(query):  # "Do I prefer X or Y?" asks which one: open
+        return bool(re.search(r"\bor\b", query, re.IGNORECASE))
+    return bool(_OPEN_EN.search(query) or _OPEN_ZH.search(query))

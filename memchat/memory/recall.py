@@ -22,17 +22,20 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
+from memchat.memory.concepts import concept_key, concepts_in, index_words, near_miss
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
-from memchat.memory.query import sub_queries
+from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
-from memchat.memory.slots import slots_asked
-from memchat.memory.terms import query_terms
+from memchat.memory.slots import SLOTS, slots_asked
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, query_terms
 from memchat.memory.timeexpr import asks_when, query_months
 from memchat.types import Candidate, Memory
 
 MIN_BACKGROUND = 12
 """Fewer neighbours than this (a young store) and the background gate is off."""
+SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi)
+"""Slots with one current value (home, employer, manager…): a later statement replaces an earlier one."""
 EPISODE_PREFERENCE = 0.05
 """How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
@@ -59,13 +62,14 @@ def _in_months(memory: Memory, months: list[tuple[int | None, int]]) -> bool:
 _RELATION_SLOTS = frozenset({"partner", "children", "parents", "siblings", "manager", "colleague"})
 _ASKED_PERSON = re.compile(
     rf"\bmy ({RELATIVES})\b|(?-i:\b(?!What|That|It|He|She|There|Where|Who|How|Let|Here|Everyone)([A-Z][a-z]+))'s\b"
-    rf"|我(?:的)?({CN_RELATIVES})",
+    rf"|我(?:的)?({CN_RELATIVES})"
+    r"|\bmy ([a-z]+)(?:'s name| called| named)\b|我的?([\u4e00-\u9fff]{1,2})叫",  # a pet's or a thing's name
     re.IGNORECASE,
 )
 
 
 def asked_about(query: str) -> str:
-    """Whose slot a question asks for: "my sister's name?" → sister; "my name?" → user."""
+    """Whose slot a question asks for: "my sister's name?" → sister; "my cat called?" → cat; "my name?" → user."""
     match = _ASKED_PERSON.search(query)
     return next((g.lower() for g in match.groups() if g), "user") if match else "user"
 
@@ -74,6 +78,40 @@ def about_whom(memory: Memory, person: str) -> bool:
     """A slot answers the question only for the person asked about ("my sister's name" is not the
     user's name); a relation slot names the relation itself."""
     return memory.attribute in _RELATION_SLOTS or memory.subject == person
+
+
+def _near_miss(texts: list[str], content: str) -> str:
+    """A near miss for the question and for each of its parts, or "" when one of them it is not."""
+    misses = [near_miss(text, content) for text in texts]
+    return "" if "" in misses else misses[0]
+
+
+def older_values(candidates: list[Candidate]) -> dict[int, int]:
+    """A single-valued slot (home, employer, manager…) has one current value: when two active typed
+    memories fill it for the same person, the later statement stands and the earlier is only history,
+    even where the write path did not see the change (other wording, a different clause)."""
+    latest: dict[tuple[str, str], Candidate] = {}
+    for c in candidates:
+        memory = c.memory
+        if memory.is_episode or memory.status != "active" or memory.attribute not in SINGLE_VALUED:
+            continue
+        key = (memory.attribute, memory.subject)
+        if key not in latest or _said_at(memory) > _said_at(latest[key].memory):
+            latest[key] = c
+    older = {c.memory.id: latest[(c.memory.attribute, c.memory.subject)].memory.id for c in candidates
+             if not c.memory.is_episode and c.memory.status == "active" and c.memory.attribute in SINGLE_VALUED
+             and not c.memory.pinned and latest[(c.memory.attribute, c.memory.subject)] is not c}
+    current_origins = {c.memory.origin_id for c in latest.values()}
+    by_id = {c.memory.id: c for c in candidates}
+    for old_id, new_id in list(older.items()):  # the old wording, in the episode it came from
+        origin = by_id[old_id].memory.origin_id
+        if origin in by_id and origin not in current_origins and not by_id[origin].memory.pinned:
+            older.setdefault(origin, new_id)
+    return older
+
+
+def _said_at(memory: Memory) -> tuple[float, int]:
+    return memory.created_at, memory.id
 
 
 def same_statements(candidates: list[Candidate]) -> dict[int, int]:
@@ -131,6 +169,7 @@ class Recaller:
             routes.setdefault(memory_id, []).append("keyword")
         asked = slots_asked(query)
         person = asked_about(query)
+        open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
             routes.setdefault(memory_id, []).append("slot")
         months = query_months(query)
@@ -161,7 +200,7 @@ class Recaller:
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights) for text in texts)
-            slot = 1.0 if memory.attribute in asked and about_whom(memory, person) else 0.0
+            slot = (1.0 if open_question else 0.5) if memory.attribute in asked and about_whom(memory, person) else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
             if when and memory.event_at is not None:
                 date = max(date, 0.5)
@@ -173,10 +212,11 @@ class Recaller:
             candidates.append(
                 Candidate(memory=memory, signals=signals, score=score(signals, settings),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings),
-                          group=group.get(memory.id, 0))
+                          group=group.get(memory.id, 0), mismatch=_near_miss(texts, memory.content))
             )
         duplicates = same_statements(candidates)
-        ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates)
+        ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
+                        older=older_values(candidates))
         if touch:  # a memory whose episode was recalled in its stead was recalled too
             used = {c.memory.id for c in ranked if c.selected and not c.memory.pinned}
             self.memories.touch(sorted(used | {d for d, keeper in duplicates.items() if keeper in used}), now)
@@ -184,6 +224,23 @@ class Recaller:
         return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000, background)
 
     def _idf(self, query: str) -> dict[str, float]:
+        """IDF weights of the query's terms and concepts. A word or concept no memory contains weighs most:
+        the store was never told about it ("my cat?" with no cat anywhere). The exception is a Chinese
+        bigram whose two characters are both known: unseen, it is most likely the edges of two words
+        ("时候应该" gives "候应"), so it weighs nothing."""
         terms = query_terms(query)
-        total, frequencies = self.memories.term_frequencies(terms)
-        return {t: idf(frequencies.get(t, 0), total) for t in terms}
+        concepts = {name: index_words(name) for name in concepts_in(query)}
+        singles = {c for t in terms if has_cjk(t) and len(t) == 2 for c in t}
+        total, frequencies = self.memories.term_frequencies(
+            [*terms, *singles, *(w for ws in concepts.values() for w in ws)])
+
+        def known(char: str) -> bool:
+            return char in CJK_STOP_CHARS or char in CJK_PARTICLES or bool(frequencies.get(char))
+
+        weights = {}
+        for t in terms:
+            edges = has_cjk(t) and len(t) == 2 and not frequencies.get(t) and all(known(c) for c in t)
+            weights[t] = 0.0 if edges else idf(frequencies.get(t, 0), total)
+        for name, words in concepts.items():
+            weights[concept_key(name)] = idf(max((frequencies.get(w, 0) for w in words), default=0), total)
+        return weights

@@ -2,7 +2,7 @@
 
 Relevance decides, recency orders (DESIGN.md §1):
 
-    relevance = similarity + w_kw·keyword + w_date·date
+    relevance = similarity + w_kw·keyword + w_date·date + w_answer·answers
     score     = relevance + w_slot·slot + w_rec·recency + w_imp·importance + w_pin·pinned
 
 Whether a memory enters the prompt depends on its relevance only — never on its age — so
@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from memchat.config import RecallSettings
+from memchat.memory.concepts import concept_key, concept_overlap, concepts_in, covers
 from memchat.memory.terms import is_single_cjk, query_terms, search_terms
 from memchat.types import Candidate, Memory, Signals, memory_line
 
@@ -45,20 +46,39 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     """Share of the query's meaningful terms present in the content, weighted by `weights` (IDF).
 
     Words and CJK bigrams are one family, single CJK characters another, counted at half
-    weight: they rescue a Chinese paraphrase without passing for an exact two-character match.
+    weight and only when two or more are shared: they rescue a Chinese paraphrase without
+    passing for an exact two-character match.
+    A concept the query names ("spouse", "宠物") is one term of the word family, met by any of
+    its words or a narrower concept's in the content ("husband", "猫"; see `concepts`); the
+    query's own words for it count through the concept, not again on their own.
     """
     wanted = set(query_terms(query))
     if not wanted:
         return 0.0
+    weights = weights or {}
     present = set(search_terms(content))
+    asked = concepts_in(query)
+    met = concept_overlap(asked, concepts_in(content)) if asked else set()
+    units: list[tuple[float, bool]] = []  # (weight, present) of each word-family term or concept
+    for name in asked:
+        words = {t for t in wanted if covers(name, t)}
+        if not words:
+            continue
+        wanted -= words
+        spelled = {t for t in words if not is_single_cjk(t)}  # one shared character is not the word
+        weight = weights.get(concept_key(name), max(weights.get(t, 1.0) for t in words))
+        units.append((weight, name in met or bool(spelled & present)))
     singles = {t for t in wanted if is_single_cjk(t)}
-    words = wanted - singles
+    units.extend((weights.get(t, 1.0), t in present) for t in wanted - singles)
 
-    def share(family: set[str]) -> float:
-        total = sum((weights or {}).get(t, 1.0) for t in family)
-        return sum((weights or {}).get(t, 1.0) for t in family & present) / total if total else 0.0
+    def share(family: list[tuple[float, bool]]) -> float:
+        total = sum(w for w, _ in family)
+        return sum(w for w, hit in family if hit) / total if total else 0.0
 
-    return max(share(words) if words else 0.0, 0.5 * share(singles) if singles else 0.0)
+    single_units = [(weights.get(t, 1.0), t in present) for t in singles]
+    if sum(hit for _, hit in single_units) < 2:  # a single shared character is chance
+        single_units = []
+    return max(share(units) if units else 0.0, 0.5 * share(single_units) if single_units else 0.0)
 
 
 def signals_for(
@@ -77,7 +97,9 @@ def signals_for(
 
 
 def relevance(signals: Signals, settings: RecallSettings) -> float:
-    return signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date
+    answers = 1.0 if signals.slot >= 1.0 else 0.0  # an open question asks for this memory's slot
+    return signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date \
+        + settings.w_answer * answers
 
 
 def score(signals: Signals, settings: RecallSettings) -> float:
@@ -98,18 +120,22 @@ def select(
     *,
     background: float = 0.0,
     duplicates: Mapping[int, int] | None = None,
+    older: Mapping[int, int] | None = None,
 ) -> list[Candidate]:
     """Mark each candidate selected or not, with a reason; returns them best first.
 
     `duplicates` maps a memory id to the candidate that says the same thing (a typed memory and
     the episode it was distilled from): those are rejected and listed last, so the prompt and the
-    top of the table hold different statements.
+    top of the table hold different statements. `older` maps an earlier value of a single-valued
+    slot (and the episode that said it) to the later one: history, not current truth.
     """
     duplicates = duplicates or {}
+    older = older or {}
     ranked = sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score, c.memory.id))
     best: dict[int, float] = {}  # per part of a compound question: each part has its own best answer
     for c in ranked:
-        if c.memory.status == "active" and not c.memory.pinned and c.memory.id not in duplicates:
+        if (c.memory.status == "active" and not c.memory.pinned and c.memory.id not in duplicates
+                and c.memory.id not in older and not c.mismatch):
             best[c.group] = max(best.get(c.group, 0.0), c.relevance)
     used = 0
     middle_taken = 0
@@ -119,7 +145,10 @@ def select(
         if memory.id in duplicates:
             result.append(replace(candidate, selected=False, reason=f"same statement as #{duplicates[memory.id]}"))
             continue
-        decided = _reject_reason(memory, candidate.relevance, best.get(candidate.group, 0.0), background, settings)
+        decided = _reject_reason(memory, candidate.relevance, best.get(candidate.group, 0.0), background, settings,
+                                 candidate.mismatch)
+        if decided is None and memory.id in older:
+            decided = f"earlier value: #{older[memory.id]} said later"
         if decided is None and memory.pinned:
             result.append(replace(candidate, selected=True, reason="pinned: always in the prompt"))
             continue
@@ -140,13 +169,15 @@ def select(
 
 
 def _reject_reason(memory: Memory, value: float, best: float, background: float,
-                   settings: RecallSettings) -> str | None:
+                   settings: RecallSettings, mismatch: str = "") -> str | None:
     if memory.status == "superseded":
         return f"superseded by #{memory.superseded_by}" if memory.superseded_by else "superseded"
     if memory.status != "active":
         return memory.status
     if memory.pinned:
         return None
+    if mismatch:
+        return f"near miss: {mismatch}"
     if value < settings.floor:
         return f"below floor ({value:.3f} < {settings.floor:g})"
     if value - background < settings.min_lift:

@@ -19,12 +19,24 @@ _PIECES = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "did", "for", "from", "has", "have", "how", "i", "i'm", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "their", "them", "there", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "about", "can", "could", "would", "should", "tell", "know", "remember", "again", "any"]
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "did", "for", "from", "has", "have", "how", "i", "i'm", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "their", "them", "there", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "about", "can", "could", "would", "should", "tell", "know", "remember", "again", "any",
+     # the frame of a question, not what it asks about: "what's my cat called?" asks about a cat
+     "called", "name", "names", "named", "call",
+     # when the thing holds, not what it is: "where do I usually swim these days?"
+     "usually", "normally", "generally", "currently", "nowadays", "still", "ever", "anymore", "these", "days"]
 )
+QUESTION_FRAMES = re.compile(r"叫什么名字|叫什么|叫啥|名字|是谁|什么时候|啥时候|哪天|几号|几月|哪年|哪里|哪儿|什么|怎么|多少"
+                             r"|一般|平时|平常|通常|经常|现在|目前|最近|每天|总是|应该|需要|可以")
+"""Chinese question frames and the adverbs and modals around them ("一般", "现在", "应该"), dropped from a query
+before its terms are taken, like English stopwords."""
 
 
 CJK_STOP_CHARS = frozenset("我你他她它们的了是在吗呢吧啊呀什么哪里谁怎样几个有和都也就还要会能说过这那些一用户")
 """Characters too common to mean anything alone (用户, "the user", starts every stored memory)."""
+
+
+CJK_PARTICLES = frozenset("的了吗呢吧啊呀么我你他她它们是在和都也就谁哪什怎几")
+"""Particles, pronouns and question words: a query's bigram that holds one spans two words."""
 
 
 def _bigrams(run: str) -> list[str]:
@@ -35,8 +47,8 @@ def _bigrams(run: str) -> list[str]:
 
 def _cjk_terms(run: str, drop_stopwords: bool) -> list[str]:
     grams = _bigrams(run) if len(run) > 1 else []
-    if drop_stopwords:
-        grams = [g for g in grams if not all(c in CJK_STOP_CHARS for c in g)]
+    if drop_stopwords:  # a query's bigram across a particle or pronoun ("的猫", "在哪") is two words' edges
+        grams = [g for g in grams if not any(c in CJK_PARTICLES for c in g)]
     return grams + [c for c in run if c not in CJK_STOP_CHARS]
 
 
@@ -64,7 +76,7 @@ def search_terms(text: str, *, drop_stopwords: bool = False) -> list[str]:
 
 def query_terms(text: str) -> list[str]:
     """The meaningful, de-duplicated terms of a query."""
-    return list(dict.fromkeys(search_terms(text, drop_stopwords=True)))
+    return list(dict.fromkeys(search_terms(QUESTION_FRAMES.sub(" ", text), drop_stopwords=True)))
 
 
 def index_text(text: str) -> str:

@@ -1,0 +1,228 @@
+"""Everyday words that mean the same thing, in English and Chinese: a small concept lexicon. Pure.
+
+People ask about their life in other words than they told it: "Who is my spouse?" about
+"my husband Yerlan", "我母亲" about "我妈", "What pets do I have?" about a dog. The
+embedding model bridges some of these, keyword overlap none. So recall reads both the
+question and each memory as concepts as well as words, and a question's concept is met
+by the same concept or by a narrower one below it (a question about "kids" is met by
+"my son"; one about "my son" is met by "my lad", never by "my daughter"; "pets" by a
+dog, "a cat" never by a dog). A broader word in the memory meets a narrower question
+only for family words one step up ("my son?" — "our kids are Timur and Aru"), where the
+broader word names the same people.
+
+The lexicon covers kinds of everyday vocabulary — family, home, work, pets, vehicles,
+food, health, pastimes — not the words of any one conversation. Each entry is a concept,
+its parent (or None) and its words: English words are matched whole and lightly stemmed
+(`terms.stem`), several words as a phrase; Chinese words as substrings.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memchat.memory.terms import has_cjk, stem
+
+_ENTRIES: tuple[tuple[str, str | None, str], ...] = (
+    # family
+    ("family", None, "family|relatives|household|家人|家里人|亲戚"),
+    ("parent", "family", "parent|parents|folks|父母|爸妈|双亲"),
+    ("mother", "parent", "mother|mum|mom|mam|mummy|mommy|mama|ma|妈妈|母亲|老妈|我妈|妈"),
+    ("father", "parent", "father|dad|daddy|papa|pa|爸爸|父亲|老爸|我爸|爸"),
+    ("child", "family", "child|children|kid|kids|little one|little ones|孩子|小孩|娃|子女"),
+    ("son", "child", "son|lad|boy|儿子|小子"),
+    ("daughter", "child", "daughter|girl|lass|女儿|闺女"),
+    ("spouse", "family", "spouse|partner|other half|husband|wife|hubby|missus|significant other|爱人|另一半|对象|伴侣"),
+    ("husband", "spouse", "husband|hubby|老公|丈夫|先生"),
+    ("wife", "spouse", "wife|missus|老婆|妻子|媳妇|太太"),
+    ("sibling", "family", "sibling|siblings|兄弟姐妹"),
+    ("brother", "sibling", "brother|bro|哥哥|弟弟|我哥|我弟|兄弟"),
+    ("sister", "sibling", "sister|sis|姐姐|妹妹|我姐|我妹"),
+    ("grandparent", "family", "grandparent|grandparents|grandma|grandmother|granny|nan|grandpa|grandfather|"
+                              "奶奶|爷爷|外婆|外公|姥姥|姥爷"),
+    # work
+    ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|living|"
+                   "工作|上班|公司|单位|职业|工作室"),
+    ("boss", "work", "boss|manager|supervisor|line manager|team lead|team leader|领导|老板|上司|组长|主管|经理"),
+    ("colleague", "work", "colleague|coworker|co-worker|workmate|teammate|同事"),
+    # home
+    ("home", None, "home|house|flat|apartment|address|live|lives|moved to|moved into|relocated|"
+                   "住|住在|老家|房子|家里|搬到|搬去|搬家"),
+    ("education", None, "study|studies|studying|student|university|uni|college|school|degree|course|"
+                        "学习|读书|读研|上学|大学|学校|专业|学生"),
+    # animals
+    ("pet", None, "pet|pets|animal|animals|宠物|动物"),
+    ("dog", "pet", "dog|dogs|puppy|pup|doggy|hound|sighthound|terrier|spaniel|collie|labrador|retriever|狗|小狗|狗狗"),
+    ("cat", "pet", "cat|cats|kitten|kitty|猫|小猫|猫咪|橘猫"),
+    ("bird", "pet", "bird|parrot|budgie|canary|鸟|鹦鹉"),
+    ("rabbit", "pet", "rabbit|bunny|兔子|兔"),
+    ("fish", "pet", "goldfish|aquarium|金鱼|鱼缸"),
+    # getting about
+    ("vehicle", None, "vehicle|vehicles|wheels|车|车子"),
+    ("car", "vehicle", "car|cars|auto|motor|汽车|小车|轿车"),
+    ("motorbike", "vehicle", "motorbike|motorcycle|moped|scooter|摩托|摩托车|电动车|电瓶车"),
+    ("bicycle", "vehicle", "bicycle|bike|cycle|e-bike|ebike|自行车|单车"),
+    ("commute", None, "commute|commuting|get to work|travel to work|通勤|上下班"),
+    ("transit", "commute", "bus|train|tram|metro|subway|tube|underground|公交|地铁|火车|高铁"),
+    # food and health
+    ("food", None, "food|foods|eat|eating|diet|meal|meals|dish|dishes|饮食|食物|忌口|不吃|不能吃"),
+    ("seafood", "food", "seafood|shellfish|prawn|prawns|shrimp|crab|lobster|mussel|mussels|oyster|oysters|"
+                        "海鲜|虾|螃蟹|蟹"),
+    ("nuts", "food", "nut|nuts|peanut|peanuts|almond|almonds|cashew|walnut|坚果|花生|核桃"),
+    ("dairy", "food", "dairy|milk|cheese|lactose|牛奶|奶制品|乳糖|奶酪"),
+    ("meat", "food", "meat|beef|pork|chicken|lamb|mutton|肉|牛肉|猪肉|鸡肉|羊肉"),
+    ("fruit", "food", "fruit|fruits|apple|banana|mango|strawberry|strawberries|kiwi|peach|orange|grape|grapes|"
+                      "水果|苹果|香蕉|芒果|草莓|桃子|葡萄|橙子"),
+    ("vegetarian", "food", "vegetarian|veggie|vegan|plant-based|吃素|素食"),
+    ("drink", None, "drink|drinks|drinking|beverage|饮料"),
+    ("coffee", "drink", "coffee|espresso|latte|cappuccino|咖啡"),
+    ("tea", "drink", "tea|茶|奶茶"),
+    ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
+    ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|身体|健康|毛病|生病|医生|医院"),
+    ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
+    ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|不耐受|消化|肠胃"),
+    ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
+    ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
+    # pastimes
+    ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
+    ("sport", "pastime", "sport|sports|exercise|workout|training|fitness|keep fit|activity|activities|"
+                         "运动|锻炼|健身"),
+    ("swimming", "sport", "swim|swimming|swimmer|pool|游泳|泳池"),
+    ("running", "sport", "run|running|jog|jogging|marathon|parkrun|跑步|慢跑|马拉松"),
+    ("cycling", "sport", "cycling|cyclist|ride|骑行"),
+    ("hiking", "sport", "hike|hiking|hillwalking|trek|trekking|climb|climbing|徒步|爬山|登山"),
+    ("yoga", "sport", "yoga|pilates|瑜伽|普拉提"),
+    ("music", "pastime", "music|instrument|instruments|play|band|choir|音乐|乐器|乐队|合唱"),
+    ("instrument", "music", "instrument|instruments|乐器"),
+    ("guitar", "instrument", "guitar|guitars|吉他"),
+    ("piano", "instrument", "piano|keyboard|keys|钢琴|电子琴"),
+    ("violin", "instrument", "violin|fiddle|小提琴"),
+    ("cello", "instrument", "cello|大提琴"),
+    ("drums", "instrument", "drum|drums|drummer|鼓|架子鼓"),
+    ("accordion", "instrument", "accordion|squeezebox|手风琴"),
+    ("ukulele", "instrument", "ukulele|uke|尤克里里"),
+    ("flute", "instrument", "flute|whistle|recorder|笛子|长笛"),
+    ("saxophone", "instrument", "saxophone|sax|萨克斯"),
+    ("dombra", "instrument", "dombra|balalaika|mandolin|banjo"),
+    ("languages", None, "language|languages|speak|speaks|fluent|语言|外语|方言"),
+    ("english", "languages", "english|英语|英文"),
+    ("french", "languages", "french|法语"),
+    ("german", "languages", "german|德语"),
+    ("spanish", "languages", "spanish|西班牙语"),
+    ("italian", "languages", "italian|意大利语"),
+    ("portuguese", "languages", "portuguese|葡萄牙语"),
+    ("russian", "languages", "russian|俄语"),
+    ("japanese", "languages", "japanese|日语|日文"),
+    ("korean", "languages", "korean|韩语"),
+    ("mandarin", "languages", "mandarin|chinese|普通话|汉语|中文"),
+    ("cantonese", "languages", "cantonese|粤语"),
+    ("arabic", "languages", "arabic|阿拉伯语"),
+    ("reply", None, "answer|answers|reply|replies|respond|response|responses|format|回答|回复|回我"),
+    ("short", "reply", "short|brief|concise|succinct|one-line|to the point|简短|简洁|短一点"),
+    ("long", "reply", "long|detailed|in-depth|thorough|详细|长篇"),
+)
+
+
+def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    stems = sorted({" ".join(stem(w) for w in word.split()) for word in words}, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b")
+
+
+class _Concept:
+    __slots__ = ("name", "parent", "en", "zh")
+
+    def __init__(self, name: str, parent: str | None, words: str) -> None:
+        self.name, self.parent = name, parent
+        split = words.split("|")
+        self.en = _en_pattern([w for w in split if not has_cjk(w)])
+        self.zh = tuple(sorted((w for w in split if has_cjk(w)), key=len, reverse=True))
+
+
+CONCEPTS = {name: _Concept(name, parent, words) for name, parent, words in _ENTRIES}
+_WORDS = {name: tuple(words.split("|")) for name, _, words in _ENTRIES}
+_PHRASE_WORDS = {name: frozenset(stem(w) for word in words if " " in word for w in word.split()) for name, words in
+                 _WORDS.items()}
+_FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
+
+
+def _stemmed(text: str) -> str:
+    return " ".join(stem(w) for w in re.findall(r"[a-z][a-z'-]*", text.lower()))
+
+
+@lru_cache(maxsize=4096)
+def concepts_in(text: str) -> frozenset[str]:
+    """The concepts a text mentions, by any of their words, in either language."""
+    stemmed = _stemmed(text)
+    found = set()
+    for concept in CONCEPTS.values():
+        if concept.en is not None and concept.en.search(stemmed) or any(w in text for w in concept.zh):
+            found.add(concept.name)
+    return frozenset(found)
+
+
+def ancestors(name: str) -> list[str]:
+    chain, parent = [], CONCEPTS[name].parent
+    while parent is not None:
+        chain.append(parent)
+        parent = CONCEPTS[parent].parent
+    return chain
+
+
+def meets(asked: str, said: str) -> bool:
+    """Whether a memory that mentions `said` answers a question about `asked`: the same concept, a
+    narrower one ("pets" — a dog), or, for family words only, the one just above it ("my son" — "our
+    kids"; "family" is too broad to name anyone)."""
+    if asked == said or asked in ancestors(said):
+        return True
+    return said in _FAMILY and said != "family" and said == CONCEPTS[asked].parent
+
+
+def concept_overlap(asked: frozenset[str], said: frozenset[str]) -> set[str]:
+    """The asked concepts that the said ones meet."""
+    return {a for a in asked if any(meets(a, s) for s in said)}
+
+
+def concept_key(name: str) -> str:
+    """The key of a concept's weight beside the query's terms (see `scoring.keyword_overlap`)."""
+    return f"concept:{name}"
+
+
+def index_words(name: str) -> list[str]:
+    """The index terms (as `terms.search_terms` spells them) that show a concept in a memory."""
+    return list(dict.fromkeys(t for w in concept_words(name) for t in ([stem(w)] if not has_cjk(w) else [w[:2]])))
+
+
+def concept_words(name: str) -> list[str]:
+    """Index terms for a concept and every concept below it: English stems and Chinese words."""
+    names = [name, *[c for c in CONCEPTS if name in ancestors(c)]]
+    parent = CONCEPTS[name].parent
+    if parent in _FAMILY and parent != "family":
+        names.append(parent)
+    return list(dict.fromkeys(w for n in names for w in _WORDS[n] if " " not in w))
+
+
+def covers(name: str, term: str) -> bool:
+    """Whether a query's index term (a stemmed word, a CJK bigram or character) is one of the concept's
+    words, or a word of one of its phrases ("other half")."""
+    concept = CONCEPTS[name]
+    if has_cjk(term):
+        return any(term in word for word in concept.zh)
+    return concept.en is not None and concept.en.fullmatch(term) is not None or term in _PHRASE_WORDS[name]
+
+
+def near_miss(query: str, content: str) -> str:
+    """"about a dog, not a cat": the question names a particular thing (a concept with a parent) and the
+    memory names another thing of the same kind but not it. Empty when there is no such conflict."""
+    asked = concepts_in(query)
+    said = concepts_in(content)
+    met = concept_overlap(asked, said)
+    for a in sorted(asked):
+        parent = CONCEPTS[a].parent
+        if parent is None or a in met or any(CONCEPTS[m].parent == parent for m in met):
+            continue  # "short or long answers?" — a memory about either is on topic
+        others = sorted(s for s in said if s != a and CONCEPTS[s].parent == parent and not meets(s, a))
+        if others:
+            return f"about {others[0]}, not {a}"
+    return ""

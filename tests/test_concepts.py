@@ -1,0 +1,84 @@
+"""The concept lexicon and the question shapes recall reads: pure, no model, no database.
+
+Examples are our own sentences, not the evaluation's."""
+
+import pytest
+
+from memchat.memory.concepts import CONCEPTS, ancestors, concepts_in, index_words, meets, near_miss
+from memchat.memory.query import is_open_question
+from memchat.memory.scoring import keyword_overlap
+from memchat.memory.terms import query_terms
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    ("Who is my spouse?", "The user's wife Amaia teaches chemistry."),
+    ("What's my other half's name?", "My husband Pieter fixes bikes."),
+    ("How old is my kid?", "Our son Bram turned seven in May."),
+    ("What are my children called?", "My daughter Lotte and my son Bram."),
+    ("Where does my mother live?", "My mum still lives in Cork."),
+    ("What pets do I have?", "We adopted a kitten called Miso."),
+    ("Which instrument do I play?", "I practise the cello every evening."),
+    ("Can I eat shrimp?", "I'm allergic to shellfish."),
+    ("我母亲在哪里？", "我妈在大连。"),
+    ("我有什么宠物？", "我们家有只小狗叫豆豆。"),
+    ("我爱人是做什么的？", "我老公是牙医。"),
+])
+def test_a_question_in_other_words_meets_the_memory(question, memory):
+    assert keyword_overlap(question, memory) >= 0.5, (query_terms(question), concepts_in(memory))
+
+
+@pytest.mark.parametrize(("question", "memory", "why"), [
+    ("What's my cat called?", "Our collie Bess is twelve.", "about dog, not cat"),
+    ("Do I play the violin?", "I play the accordion in a ceilidh band.", "about accordion, not violin"),
+    ("What's my son's name?", "My daughter Lotte is nine.", "about daughter, not son"),
+    ("Do I speak Korean?", "I'm learning Japanese for a trip.", "about japanese, not korean"),
+    ("我姐姐叫什么？", "我弟弟在西安读书。", "about brother, not sister"),
+])
+def test_another_thing_of_the_same_kind_is_a_near_miss(question, memory, why):
+    assert near_miss(question, memory) == why
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    ("What's my son's name?", "Our kids are Bram and Lotte."),  # the family word one step up names him too
+    ("Do I prefer short or long answers?", "Keep answers brief, please."),  # a choice: either side is on topic
+    ("Where do I live?", "We moved to Ghent in March."),
+    ("What are my dog and my mother called?", "My mum is called Ria."),
+])
+def test_no_near_miss_where_the_memory_is_on_topic(question, memory):
+    assert near_miss(question, memory) == ""
+
+
+def test_family_is_too_broad_to_name_anyone():
+    assert not meets("daughter", "family")
+    assert meets("son", "child") and meets("child", "son") and meets("pet", "dog")
+    assert not meets("dog", "pet"), "a question about a dog is not answered by 'my pets'"
+
+
+def test_every_concept_has_a_known_parent_and_index_words():
+    for name, concept in CONCEPTS.items():
+        assert concept.parent is None or concept.parent in CONCEPTS
+        assert name not in ancestors(name)
+        assert index_words(name), name
+
+
+@pytest.mark.parametrize(("question", "open_"), [
+    ("Where do I live?", True),
+    ("What's my dog called?", True),
+    ("Tell me about my family", True),
+    ("Do I prefer tea or coffee?", True),
+    ("我每天怎么上班？", True),
+    ("Do I play the guitar?", False),
+    ("Am I allergic to penicillin?", False),
+    ("Is my brother older than me?", False),
+    ("我对花生过敏吗？", False),
+    ("你是不是记得我的生日？", False),
+])
+def test_open_and_closed_questions(question, open_):
+    assert is_open_question(question) is open_
+
+
+def test_question_frames_are_not_search_terms():
+    assert query_terms("What's my cat called?") == ["cat"]
+    assert query_terms("我的猫叫什么名字？") == ["猫"]
+    assert "过敏" in query_terms("我对花生过敏吗？"), "a word with a common character stays"
+    assert not any("的" in t for t in query_terms("我的领导是谁？"))
