@@ -250,8 +250,13 @@ class MemoryStore:
 
     def retire_origin(self, memory: Memory, status: str, successor: int | None = None) -> int | None:
         """Retire the episode a typed memory was distilled from, so the old wording is not injected as
-        current truth either. Returns the episode's id when one was retired."""
-        if memory.origin_id is None:
+        current truth either. Returns the episode's id when one was retired.
+
+        A superseded fact leaves its episode active: an episode often says more than the one fact (a
+        name, a date, an event), and what the user said stays true as history. Recall treats it as the
+        earlier value for questions about that fact (see `superseded_children`). A forgotten or deleted
+        fact takes its episode with it."""
+        if memory.origin_id is None or status == "superseded":
             return None
         episode = self.get(memory.origin_id)
         if episode is None or not episode.is_episode or episode.status != "active":
@@ -261,6 +266,18 @@ class MemoryStore:
             (status, successor, time.time(), episode.id),
         )
         return episode.id
+
+    def superseded_children(self, episode_ids: Sequence[int]) -> dict[int, list[Memory]]:
+        """For each of these episodes, the typed memories distilled from it that have since been superseded."""
+        if not episode_ids:
+            return {}
+        marks = ",".join("?" * len(episode_ids))
+        rows = self.db.rows(f"SELECT * FROM memories WHERE origin_id IN ({marks}) AND status = 'superseded' "
+                            "AND kind != ?", [*episode_ids, EPISODE])
+        children: dict[int, list[Memory]] = {}
+        for row in rows:
+            children.setdefault(row["origin_id"], []).append(_memory(row))
+        return children
 
     # ---- search routes ------------------------------------------------------
     def knn(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:

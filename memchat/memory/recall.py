@@ -34,8 +34,10 @@ from memchat.types import Candidate, Memory
 
 MIN_BACKGROUND = 12
 """Fewer neighbours than this (a young store) and the background gate is off."""
-SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi)
-"""Slots with one current value (home, employer, manager…): a later statement replaces an earlier one."""
+SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - {"name", "birthday"}
+"""Slots with one current value for the user (home, employer, manager…): a later statement replaces an
+earlier one. Not names and birthdays: those are one per *person*, and a typed memory's subject does not
+always tell whose ("my wife's birthday", "豆豆生日")."""
 EPISODE_PREFERENCE = 0.05
 """How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
@@ -84,6 +86,21 @@ def _near_miss(texts: list[str], content: str) -> str:
     """A near miss for the question and for each of its parts, or "" when one of them it is not."""
     misses = [near_miss(text, content) for text in texts]
     return "" if "" in misses else misses[0]
+
+
+def history_episodes(candidates: list[Candidate], children: dict[int, list[Memory]], asked: list[str],
+                     floor: float) -> dict[int, int]:
+    """An episode whose fact was superseded is history for a question about that fact: the question asks
+    for that fact's slot, or the later value is a relevant candidate (at or above the floor). For anything
+    else it says (a name, a date, an event) it stands. Maps the episode to the memory that replaced its fact."""
+    present = {c.memory.id for c in candidates if c.memory.status == "active" and c.relevance >= floor}
+    history = {}
+    for c in candidates:
+        for child in children.get(c.memory.id, []):
+            if child.attribute in asked or child.superseded_by in present:
+                history[c.memory.id] = child.superseded_by or child.id
+                break
+    return history
 
 
 def older_values(candidates: list[Candidate]) -> dict[int, int]:
@@ -215,8 +232,11 @@ class Recaller:
                           group=group.get(memory.id, 0), mismatch=_near_miss(texts, memory.content))
             )
         duplicates = same_statements(candidates)
+        episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
+        older = history_episodes(candidates, self.memories.superseded_children(episodes), asked, settings.floor)
+        older.update(older_values(candidates))
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
-                        older=older_values(candidates))
+                        older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too
             used = {c.memory.id for c in ranked if c.selected and not c.memory.pinned}
             self.memories.touch(sorted(used | {d for d, keeper in duplicates.items() if keeper in used}), now)

@@ -131,7 +131,8 @@ def select(
     """
     duplicates = duplicates or {}
     older = older or {}
-    ranked = sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score, c.memory.id))
+    ranked = parts_first(sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score, c.memory.id)),
+                         duplicates)
     best: dict[int, float] = {}  # per part of a compound question: each part has its own best answer
     for c in ranked:
         if (c.memory.status == "active" and not c.memory.pinned and c.memory.id not in duplicates
@@ -166,6 +167,19 @@ def select(
                 continue
         result.append(replace(candidate, selected=False, reason=decided or "not selected"))
     return result
+
+
+def parts_first(ranked: list[Candidate], duplicates: Mapping[int, int]) -> list[Candidate]:
+    """For a compound question ("my dog's name and my mum's?"), the best current answer to each part
+    leads, then the rest by score: one part's many near answers must not push the other's out of sight."""
+    leaders: dict[int, Candidate] = {}
+    for c in ranked:
+        if c.group and c.memory.status == "active" and c.memory.id not in duplicates and not c.mismatch:
+            leaders.setdefault(c.group, c)
+    if len(leaders) < 2:
+        return ranked
+    first = sorted(leaders.values(), key=lambda c: -c.score)
+    return first + [c for c in ranked if all(c is not f for f in first)]
 
 
 def _reject_reason(memory: Memory, value: float, best: float, background: float,

@@ -1,0 +1,46 @@
+"""A superseded fact leaves its episode: history for a question about that fact, still there for the rest."""
+
+from helpers import fake_services
+
+
+def recall(services, query):
+    return services.recaller.recall(query, token_limit=400, count_tokens=services.engine.count, touch=False)
+
+
+def test_an_episode_whose_fact_changed_is_history_for_that_fact_only(tmp_path):
+    services = fake_services(tmp_path)
+    services.writer.process("My name is Ana Duarte and I live in Lisbon.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("I moved to Porto.", session_id=None, message_id=None, now=2000.0)
+    episodes = [m for m in services.memories.list_items(episodes=True) if m.is_episode and "Lisbon" in m.content]
+    assert len(episodes) == 1, "the episode that said Lisbon stays active: it also says the name"
+    [lisbon] = episodes
+
+    where = recall(services, "Where do I live?").candidates
+    assert not any(c.selected and "Lisbon" in c.memory.content for c in where)
+    assert any(c.selected and "Porto" in c.memory.content for c in where)
+
+
+def test_a_forgotten_fact_still_takes_its_episode(tmp_path):
+    services = fake_services(tmp_path)
+    services.writer.process("I live in Lisbon.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("Please forget where I live.", session_id=None, message_id=None, now=2000.0)
+    assert not [m for m in services.memories.list_items(episodes=True) if "Lisbon" in m.content]
+
+
+def _candidate(memory_id, relevance, kind="fact", attribute=""):
+    from memchat.types import Candidate, Memory, Signals
+    memory = Memory(memory_id, kind, f"#{memory_id}", "user", attribute, 0.5, 0.8, 0.0, 0.0, 0.0)
+    return Candidate(memory, Signals(), relevance, relevance=relevance)
+
+
+def test_history_is_decided_by_the_question_not_by_the_episode_alone():
+    from memchat.memory.recall import history_episodes
+    from memchat.types import Memory
+    old_home = Memory(3, "fact", "The user lives in Lisbon.", "user", "home", 0.5, 0.8, 0.0, 0.0, 0.0,
+                      status="superseded", superseded_by=5, origin_id=1)
+    episode, new_home = _candidate(1, 0.7, kind="episode"), _candidate(5, 0.3, attribute="home")
+    children = {1: [old_home]}
+    assert history_episodes([episode, new_home], children, ["home"], 0.5) == {1: 5}, "asks for the slot"
+    assert history_episodes([episode, new_home], children, ["name"], 0.5) == {}, "asks for something else"
+    relevant_new = _candidate(5, 0.8, attribute="home")
+    assert history_episodes([episode, relevant_new], children, [], 0.5) == {1: 5}, "the later value answers"
