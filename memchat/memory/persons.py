@@ -1,0 +1,46 @@
+"""Whose name or birthday a statement gives. Pure.
+
+A name and a birthday are one per *person*, not one per user: "My wife's birthday is
+18 May" and, later, "豆豆's birthday was yesterday" are two people's birthdays, and
+the second must not replace the first. A statement says whose it is by "my"/"我"
+(the user), a person's name ("Isla's birthday"), or a family word ("my mum",
+"我媳妇"). When it says none of these, nobody can tell, and nothing is replaced.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memchat.memory.concepts import ancestors, concepts_in
+
+_THE_USER = re.compile(
+    r"\bmy (?:birthday|name|full name|surname|nickname)\b|\bi was born\b|\bcall me\b|\bi'?m called\b|"
+    r"\bthe user's (?:birthday|name)\b|我的(?:生日|名字)|我生日|我叫|我是\S*生的|用户的?(?:生日|名字)",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(r"\b([A-Z][a-z]{2,})\b")
+_NOT_NAMES = frozenset({"The", "User", "My", "Our", "His", "Her", "Their", "Its", "And", "But", "Also", "Just", "Oh",
+                        "Btw", "Yesterday", "Today", "Tomorrow", "Last", "Next", "Happy", "Big", "Little", "Mum",
+                        "Mom", "Dad", "January", "February", "March", "April", "May", "June", "July", "August",
+                        "September", "October", "November", "December", "Monday", "Tuesday", "Wednesday",
+                        "Thursday", "Friday", "Saturday", "Sunday"})
+_FAMILY_ROOTS = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
+
+
+def person_of(text: str) -> str | None:
+    """The person a name or birthday statement is about: "user", a name, a family word, or None."""
+    if _THE_USER.search(text):
+        return "user"
+    names = [n for n in _NAMED.findall(text) if n not in _NOT_NAMES]
+    if names:
+        return names[0].lower()
+    family = [c for c in concepts_in(text) if c in _FAMILY_ROOTS or _FAMILY_ROOTS & set(ancestors(c))]
+    if family:
+        return max(family, key=lambda c: len(ancestors(c)))  # the most particular: "husband", not "spouse"
+    return None
+
+
+def same_person(old: str, new: str) -> bool:
+    """Whether two name or birthday statements are about the same, known person."""
+    person = person_of(new)
+    return person is not None and person == person_of(old)
