@@ -27,11 +27,18 @@ _NOT_NAMES = frozenset({"The", "User", "My", "Our", "His", "Her", "Their", "Its"
 _FAMILY_ROOTS = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
 
 
+def _a_name_here(text: str, match: re.Match[str]) -> bool:
+    """A capital opening a sentence is a name only when it owns something ("Bram's birthday"), not
+    when it is just the first word ("Sorry, …", "Actually …")."""
+    opening = not text[:match.start()].strip() or re.search(r"[.!?]\s*$", text[:match.start()])
+    return not opening or text[match.end():].startswith(("'s", "’s"))
+
+
 def person_of(text: str) -> str | None:
     """The person a name or birthday statement is about: "user", a name, a family word, or None."""
     if _THE_USER.search(text):
         return "user"
-    names = [n for n in _NAMED.findall(text) if n not in _NOT_NAMES]
+    names = [m.group(1) for m in _NAMED.finditer(text) if m.group(1) not in _NOT_NAMES and _a_name_here(text, m)]
     if names:
         return names[0].lower()
     family = [c for c in concepts_in(text) if c in _FAMILY_ROOTS or _FAMILY_ROOTS & set(ancestors(c))]
