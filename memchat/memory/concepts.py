@@ -52,7 +52,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                         "学习|读书|读研|上学|大学|学校|专业|学生"),
     # animals
     ("pet", None, "pet|pets|animal|animals|宠物|动物"),
-    ("dog", "pet", "dog|dogs|puppy|pup|doggy|hound|sighthound|terrier|spaniel|collie|labrador|retriever|狗|小狗|狗狗"),
+    ("dog", "pet", "dog|dogs|puppy|pup|doggy|pooch|mutt|hound|sighthound|terrier|spaniel|collie|labrador|retriever|狗|小狗|狗狗"),
     ("cat", "pet", "cat|cats|kitten|kitty|猫|小猫|猫咪|橘猫"),
     ("bird", "pet", "bird|parrot|budgie|canary|鸟|鹦鹉"),
     ("rabbit", "pet", "rabbit|bunny|兔子|兔"),
@@ -80,6 +80,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|身体|健康|毛病|生病|医生|医院"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
+    ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|不耐受|消化|肠胃"),
     ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
@@ -104,7 +105,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("flute", "instrument", "flute|whistle|recorder|笛子|长笛"),
     ("saxophone", "instrument", "saxophone|sax|萨克斯"),
     ("dombra", "instrument", "dombra|balalaika|mandolin|banjo"),
-    ("languages", None, "language|languages|speak|speaks|fluent|语言|外语|方言"),
+    ("languages", None, "language|languages|speak|speaks|fluent|mother tongue|first language|native language|"
+                        "bilingual|语言|外语|方言|母语"),
     ("english", "languages", "english|英语|英文"),
     ("french", "languages", "french|法语"),
     ("german", "languages", "german|德语"),

@@ -28,7 +28,7 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import SLOTS, slots_asked
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, query_terms
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
 from memchat.memory.timeexpr import asks_when, query_months
 from memchat.types import Candidate, Memory
 
@@ -131,8 +131,15 @@ def _said_at(memory: Memory) -> tuple[float, int]:
     return memory.created_at, memory.id
 
 
+def says_it_all(typed: str, episode: str, share: float = 0.6) -> bool:
+    """Whether a typed memory carries most of what its episode says: most of the episode's words
+    (or Chinese bigrams) are in it. A clause distilled from a long message does not stand for it."""
+    words = {t for t in search_terms(episode, drop_stopwords=True) if not is_single_cjk(t)}
+    return not words or len(words & set(search_terms(typed))) >= share * len(words)
+
+
 def same_statements(candidates: list[Candidate]) -> dict[int, int]:
-    """A typed memory and the episode it came from, both found: one stands for both. The typed memory
+    """A typed memory and the episode it came from, both found and saying the same: one stands for both. The typed memory
     (the one a person can pin, edit and see superseded) unless the episode, in the user's own words,
     is clearly more relevant; a pinned memory always stands (it is in the prompt anyway)."""
     by_id = {c.memory.id: c for c in candidates}
@@ -141,6 +148,8 @@ def same_statements(candidates: list[Candidate]) -> dict[int, int]:
         origin = by_id.get(typed.memory.origin_id) if typed.memory.origin_id is not None else None
         if origin is None or typed.memory.status != "active" or origin.memory.status != "active":
             continue
+        if not says_it_all(typed.memory.content, origin.memory.content):
+            continue  # the episode says more than this one fact ("…my mum still lives there. My brother…")
         typed_wins = typed.memory.pinned or typed.relevance >= origin.relevance - EPISODE_PREFERENCE
         keep, drop = (typed, origin) if typed_wins else (origin, typed)
         if drop.memory.id not in duplicates and keep.memory.id not in duplicates:
