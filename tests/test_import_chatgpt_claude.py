@@ -86,7 +86,7 @@ def test_chatgpt_follows_the_current_branch_and_leaves_out_what_was_not_talk(tmp
     ]
     assert report.left_out == {"system or tool message": 2, "image_asset_pointer part": 1, "call to a tool": 1,
                                "empty message": 1}
-    porto = next(m for m in services.memories.list_items() if "Porto" in m.content)
+    porto = next(m for m in services.memories.list_items() if "Porto" in m.content and m.attribute == "home")
     assert porto.created_at == T0 + 30  # the message's own time, through the live write path
     lisbon = next(m for m in services.memories.list_items(statuses=("superseded",)) if "Lisbon" in m.content)
     assert lisbon.superseded_by == porto.id

@@ -25,8 +25,8 @@ def test_import_runs_the_live_write_path_with_the_transcript_times(tmp_path):
     services = fake_services(tmp_path)
     report = import_transcript(services, write(tmp_path / "t.jsonl", LINES))
     assert report.messages == 4 and report.sessions == {"s1", "s2"}
-    assert report.counts() == {"added": 2, "skipped": 1, "superseded": 1}
-    porto = next(m for m in services.memories.list_items() if "Porto" in m.content)
+    assert report.counts() == {"added": 3, "skipped": 1, "superseded": 1}  # the move is also an event
+    porto = next(m for m in services.memories.list_items() if "Porto" in m.content and m.attribute == "home")
     assert porto.created_at == datetime.fromisoformat("2026-02-01T10:00:00").timestamp()
     lisbon = next(m for m in services.memories.list_items(statuses=("superseded",)))
     assert lisbon.superseded_by == porto.id

@@ -17,8 +17,9 @@ def process(services, text, now=None):
 def test_newer_statement_supersedes_and_links(tmp_path):
     services = fake_services(tmp_path)
     [first] = process(services, "I live in Lisbon.", now=1000.0)
-    [second] = process(services, "I moved to Porto last week.", now=2000.0)
+    [second, move] = process(services, "I moved to Porto last week.", now=2000.0)  # the new home, and the move
     assert first.action == "added" and second.action == "superseded"
+    assert move.action == "added" and services.memories.require(move.memory_id).kind == "event"
     old = services.memories.require(first.memory_id)
     assert old.status == "superseded" and old.superseded_by == second.memory_id
     assert [m.id for m in services.memories.history(second.memory_id)] == [first.memory_id, second.memory_id]
@@ -99,7 +100,7 @@ def test_one_fact_per_memory_and_pins_survive_a_correction(tmp_path):
     assert [o.action for o in outcomes] == ["added"] * 4
     city = outcomes[0].memory_id
     services.memories.pin(city)
-    [moved] = process(services, "Actually, I moved to Porto last month.")
+    [moved, _move] = process(services, "Actually, I moved to Porto last month.")
     assert moved.action == "superseded" and moved.replaced_id == city
     assert services.memories.require(moved.memory_id).pinned
     assert any("peanuts" in m.content for m in services.memories.list_items())

@@ -25,7 +25,9 @@ __all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_
 RELATIVES = (
     "partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|brother|sister|mother|father|mom|mum|mam|dad|son|daughter|"
     "friend|best friend|boss|ex-boss|manager|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
-    "cousin|neighbour|neighbor|eldest|youngest|kids?|children|parents|in-laws|sister-in-law|brother-in-law"
+    "cousin|neighbour|neighbor|eldest|youngest|oldest|kids?|children|parents|in-laws|sister-in-law|brother-in-law|"
+    "mother-in-law|father-in-law|lad|lass|boy|girl|wee one|little one|other half|hubby|missus|stepdad|stepmum|stepmom|"
+    "nan|nana|gran|granny|grandad|granddad|niece|nephew|stepson|stepdaughter|grandson|granddaughter"
 )
 CN_RELATIVES = ("妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|男朋友|女朋友|朋友|"
                 "同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")
@@ -40,13 +42,15 @@ LIKES = re.compile(r"^\s*(?:i|we)\s+(?:really |absolutely |just |still |also )?(
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较)?(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|"
-    r"now (?:on|doing|learning|playing|into)|back to)\b|换成|换到|换了|改成|改学|改去|转而",
+    r"now (?:on|doing|learning|playing|into)|back to|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
+    r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改学|改去|转而",
     re.IGNORECASE,
 )
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|quit|stopped|no longer|not .{1,30} any ?more|left|broke up|split up|"
-    r"gave away|retired from|don'?t .{1,20} any ?more)\b|卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|"
+    r"gave away|retired from|don'?t .{1,20} any ?more|back (?:to|in|into|within) (?:the )?normal|normal again|all clear|"
+    r"(?:fully )?recovered|cured|in remission|healed)\b|卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|恢复正常|正常了|痊愈|康复了|"
     r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳)了",
     re.IGNORECASE,
 )
@@ -70,15 +74,47 @@ LIFE_EVENTS = re.compile(
 """Milestones that are events whether or not a date comes with them."""
 _TRIP = re.compile(
     r"^\s*(?:(?:i|we|(?-i:[A-Z][a-z]+)(?: and (?:i|me))?)\s+)?(?:just |finally |also )?(?:went|flew|travel+ed|drove|"
-    r"sailed|visited|celebrated|hosted|attended)\b.{0,40}?\b(?:to|in|at|for)?\s*(?-i:[A-Z][a-z]{2,})",
+    r"sailed|visited|celebrated|hosted|attended|took (?:the |my |our )?(?:kids|family|boys|girls|dog|\w+) (?:to|up to|down to|over to)|"
+    r"spent (?:a|the|our|my|two|three|\w+) (?:\w+ )?(?:days?|nights?|weekend|week|afternoon|morning|evening)|stayed|headed|"
+    r"camped|hiked|climbed|walked|cycled|played (?:a|our|my|the) (?:\w+ )?(?:gig|concert|match|game|tournament)|"
+    r"had (?:a|an|our|my) (?:\w+ )?(?:weekend|holiday|trip|break|day out|night out|party|gig|meal|dinner))\b"
+    r".{0,40}?\b(?:to|in|at|for|with)?\s*(?-i:[A-Z][a-z]{2,})",
     re.IGNORECASE,
 )
 """A trip or occasion that names where or what: 'We went to Lisbon for our anniversary'."""
 
 
+FAMILY_SLOTS = frozenset({"children", "parents", "siblings", "relatives", "partner"})
+_FAMILY_EVENT = re.compile(
+    r"\b(?:started|starts|finished|passed|failed|won|broke|moved|came home|came back|left home|turned|"
+    r"got (?:into|in|his|her|their|a place)|had (?:a|an|his|her|their) \w+ (?:party|operation|op|appointment))\b|"
+    r"开学|考上|毕业|结婚|出生|生日派对|做了.{0,4}手术|住院",
+    re.IGNORECASE,
+)
+"""What happened to someone in the family, as opposed to who they are ("Timur is five")."""
+
+SLOT_ACTS = re.compile(
+    r"\b(?:moved (?:to|into|in|house)|moving (?:to|into)|relocated|got the keys|(?:start(?:ed|s)?|starting) (?:at|with|in)|"
+    r"joined|offered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|post|position|role)|got the job|accepted the (?:job|offer)|retired|"
+    r"last day)\b|搬(?:到|去|家)|入职|退休|拿到(?:了)?offer|最后一天",
+    re.IGNORECASE,
+)
+"""A home, employer or job arrived at by an act (a move, a start): the slot's new value *and* an event."""
+
+
+def slot_act(clause: str, attribute: str) -> bool:
+    """'We moved to Astana in May' is where the user lives now and something that happened."""
+    return attribute in ("home", "employer", "job") and bool(SLOT_ACTS.search(clause))
+
+
+_CN_TRIP = re.compile(r"(?:去|飞|回|到)了?[\u4e00-\u9fff]{1,6}?(?:玩了|旅游|旅行|度假|待了|住了|过年|过节|看了)|去爬了|爬了.{1,4}山|"
+                      r"(?:去|回)了?一趟")
+"""A Chinese trip: '和同事小刘去爬了青城山', '春节回绵阳待了一周'."""
+
+
 def is_happening(clause: str) -> bool:
     """An event worth keeping even without a date: a milestone, or a trip that names a place."""
-    return bool(LIFE_EVENTS.search(clause) or _TRIP.search(clause))
+    return bool(LIFE_EVENTS.search(clause) or _TRIP.search(clause) or _CN_TRIP.search(clause))
 
 
 _SWAPS = [
@@ -142,7 +178,10 @@ def _person(clause: str) -> str | None:
     named = _NAMED_POSSESSIVE.match(clause)
     if named:
         return named.group(1).lower()
-    return named_subject(clause)
+    named_one = named_subject(clause)
+    if named_one and re.search(r"\b(?:offered|gave|hired|took on|accepted) (?:me|us)\b", clause, re.IGNORECASE):
+        return None  # "Caley Marine offered me the job": about the user's work, not about Caley Marine
+    return named_one
 
 
 _ABOUT_A_PERSON = ("home", "employer", "job", "birthday", "health", "allergy", "language", "hobby", "sport", "pet")
@@ -192,6 +231,15 @@ def draft_from_sentence(
         kind, attribute = "event", "event"  # "Last Friday I did my first solo surgery", "We went to Lisbon"
     if not attribute:
         return None
+    if attribute in FAMILY_SLOTS | {"colleague"} and ((when is not None and not when.passing) or is_happening(sentence)
+                                      or _FAMILY_EVENT.search(sentence)):
+        kind, attribute = "event", "event"  # "My lad Callum passed his driving test": it happened (the name is kept apart)
+    if attribute in ("manager", "colleague") and RETIRING_ACT.search(sentence) and not is_change(sentence):
+        kind, attribute = "event", "event"  # "今天跟组长提了离职": the user's leaving, not a new manager
+    if attribute == "pet" and (LIFE_EVENTS.search(sentence) or _FAMILY_EVENT.search(sentence)):
+        kind = "event"  # "汤圆做了绝育手术", "Bracken had her operation": it happened to the pet
+    if attribute in ("hobby", "sport") and is_happening(sentence):
+        kind = "event"  # "We played a gig at the Crown in Hexham": it happened, in the hobby's slot
     if kind != "relation" and RETIRING_ACT.search(sentence) and not is_change(sentence):
         kind = "event"  # "I sold my car": something that happened, which retires the slot's value
     return MemoryDraft(

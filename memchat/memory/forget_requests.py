@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from memchat.memory.segment import split_sentences
+from memchat.memory.terms import query_terms
 
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|"
            r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)[\s,.!:…~～—–，、-]*)*")
@@ -126,3 +127,20 @@ def topic_parts(topic: str) -> list[str]:
     vague = r"\b(the|whole|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
     return [p for p in parts if re.search(r"\w", p)]
+
+
+def besides_forget(text: str, topic: str) -> str:
+    """What a message says besides its forget request: the sentences that neither ask to forget nor
+    name the topic ("…forget what I said about Meera's divorce, she'd hate that. Also I've switched
+    to the early shift" → "Also I've switched to the early shift"). A reason with a pronoun
+    ("she'd hate that", "it wasn't mine to share") is about the topic and goes with it."""
+    topic_terms = set(query_terms(topic))
+    kept = []
+    for sentence in split_sentences(text):
+        words = len(sentence.split()) + len(re.findall(r"[\u4e00-\u9fff]", sentence))
+        if words < 4 or forget_topic(sentence) or topic_terms & set(query_terms(sentence)):
+            continue  # the request, its reason, or a courtesy ("Appreciate it.")
+        if re.match(r"^\W*(?:it|that|this|they|he|she|his|her|their|them)\b|^[^a-z]*(?:他|她|这|那|它)", sentence, re.I):
+            continue
+        kept.append(sentence)
+    return " ".join(kept)

@@ -42,14 +42,16 @@ class Slot:
 
 
 _INSTRUMENTS = r"guitar|piano|violin|fiddle|cello|drums?|bass|ukulele|accordion|flute|saxophone|sax|trumpet|harp|" \
-               r"dombra|banjo|mandolin|clarinet|keyboard|bodhran|whistle|harmonica|organ"
+               r"dombra|banjo|mandolin|clarinet|keyboard|bodhran|whistle|harmonica|organ|charango|sitar|tabla|erhu|guzheng|" \
+               r"bagpipes|oboe|bassoon|trombone|tuba|viola|double bass|synth|lute|kora|djembe|marimba|xylophone|" \
+               r"concertina|melodeon|cuatro"
 _LANGUAGES = r"english|french|spanish|german|italian|portuguese|dutch|russian|kazakh|turkish|korean|japanese|" \
              r"chinese|mandarin|cantonese|arabic|hindi|gaelic|irish|welsh|polish|swedish|norwegian|danish|finnish|" \
              r"greek|hebrew|vietnamese|thai|indonesian|swahili|twi|yoruba|latin|czech|hungarian|ukrainian"
 
 _DESCRIBED = (
     r"\b(?:[a-z]+)s?,? (?:[A-Z][a-z]+\b|is\b|are\b|was\b|were\b|lives\b|live\b|works\b|work\b|called\b|named\b|"
-    r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b)",
+    r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b|who\b|aged\b|named\b)",
     r"(?:叫|是|在|住|今年|[0-9一二两三四五六七八九十]+岁|工作|上班|读)",
 )
 """A person named or described right after the relation word."""
@@ -73,17 +75,19 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My husband's birthday is 9 October.", "我弟弟生日是5月3号。"),
          question="When is the birthday?"),
     Slot("allergy", "fact", True,
-         en=(r"\ballerg", r"\banaphyla"),
-         zh=(r"过敏",),
+         en=(r"\ballerg", r"\banaphyla", r"\bintoleran(?:t|ce)\b", r"\bco?eliac\b", r"\bhay ?fever\b"),
+         zh=(r"过敏", r"不耐受"),
          asks=("allerg", "过敏"),
-         examples=("I'm allergic to bee stings.", "我对芒果过敏。"),
+         examples=("I'm allergic to bee stings.", "我对芒果过敏。", "I'm lactose intolerant, so no regular milk.",
+                   "My daughter is coeliac.", "我乳糖不耐受。"),
          question="What am I allergic to?"),
     Slot("diet", "preference", True,
-         en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free)\b",
+         en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free|keto|paleo|low[- ]carb|"
+             r"plant[- ]based|intermittent fasting|red meat)\b",
              r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b"),
          zh=(r"吃素", r"素食", r"不吃", r"忌口", r"不能吃", r"不喝"),
          asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
-         examples=("I'm lactose intolerant, so no regular milk for me.", "我不吃香菜。"),
+         examples=("I'm vegetarian, so no meat for me.", "我不吃香菜。"),
          question="What do I eat or avoid eating?"),
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
@@ -95,7 +99,7 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My doctor found I'm low on vitamin D.", "我有高血压。"),
          question="What health conditions do I have?"),
     Slot("manager", "relation", False,
-         en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b",
+         en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
              r"\breport(?:s|ing)? to\b"),
          zh=(r"领导", r"老板", r"上司", r"组长", r"主管", r"经理"),
          asks=("boss", "manager", "supervisor", "report", "领导", "老板", "上司", "组长"),
@@ -103,7 +107,8 @@ _ROWS: tuple[Slot, ...] = (
          question="Who is my boss or manager?"),
     Slot("colleague", "relation", True,
          en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",
-             r"(?-i:[A-Z][a-z]+) from (?:work|the office|my team)\b"),
+             r"(?-i:[A-Z][a-z]+) from (?:work|the office|my team|the team|dispatch|accounts|hr|sales|marketing|the lab|"
+             r"the ward|the shop|the warehouse|the depot|the yard)\b", r"\bwork ?(?:buddy|mate|pal|friend|bestie|wife|husband)\b"),
          zh=(r"同事",),
          asks=("colleague", "coworker", "workmate", "同事"),
          examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。", "Fatima from work runs a book club."),
@@ -111,7 +116,7 @@ _ROWS: tuple[Slot, ...] = (
     Slot("employer", "fact", False,
          en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
-             r"\boffered (?:me|us) (?:the|a) (?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
+             r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
          zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
          examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。"),
@@ -123,14 +128,28 @@ _ROWS: tuple[Slot, ...] = (
              r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
              r"physiotherapist|paramedic|midwife|pilot|firefighter|police officer|librarian|carpenter|welder|barista|"
              r"waiter|waitress|cashier|receptionist|surgeon|postman|cleaner|translator|photographer|tutor|lecturer|"
-             r"professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|butcher)\b",
+             r"professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|butcher|coordinator|"
+             r"officer|assistant|specialist|supervisor|administrator|advisor|adviser|operator|inspector|planner|clerk|"
+             r"secretary|executive|director|instructor|coach|hairdresser|paralegal|dispatcher|surveyor|geologist|biologist|"
+             r"chemist|economist|editor|producer|animator|illustrator|joiner|labourer|roofer|decorator|gardener|landscaper|"
+             r"nanny|childminder|caretaker|flight attendant|recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|"
+             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi)\b",
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休"),
          asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
          examples=("I work as a ferry engineer.", "我是游戏原画师。"),
          question="What is my job?"),
+    Slot("work_pattern", "fact", False,
+         en=(r"\b(?:early|late|night|day|morning|evening|weekend|split|double)s? shifts?\b", r"\bshift pattern\b",
+             r"\bwork(?:s|ing)? (?:nights|weekends|part[- ]time|full[- ]time|from home|remotely|four days)\b",
+             r"\b(?:part|full)[- ]time\b", r"\bfour[- ]day week\b", r"\b(?:on|off) nights\b"),
+         zh=(r"夜班", r"早班", r"晚班", r"倒班", r"兼职", r"全职", r"在家办公", r"远程办公", r"单休", r"双休"),
+         examples=("I've switched to the early shift at the pharmacy.", "I work from home on Fridays.",
+                   "She's gone part-time since the baby.", "我现在在家办公。"),
+         question=""),
     Slot("partner", "relation", needs=(*_DESCRIBED, r"\b(?:been|are|got) (?:together|married|engaged)\b"), multi=False,
-         en=(r"\b(?:my|our) (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|spouse)\b",
+         en=(r"\b(?:my|our) (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|spouse|other half|hubby|missus|"
+             r"significant other)\b", r"\bthe (?:missus|hubby|other half)\b",
              r"\bmarried to\b", r"(?-i:[A-Z][a-z]+) and (?:i|me)(?: have|'ve)? been (?:together|married)\b"),
          zh=(r"老婆", r"老公", r"妻子", r"丈夫", r"男朋友", r"女朋友", r"对象", r"爱人"),
          asks=("partner", "spouse", "other half", "married", "对象", "爱人", "另一半"),
@@ -138,13 +157,18 @@ _ROWS: tuple[Slot, ...] = (
          question="Who is my partner, wife or husband?"),
     Slot("children", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl|twins|baby|toddler|stepson|"
-             r"stepdaughter|grandson|granddaughter|grandkids|grandchildren)\b",),
+             r"stepdaughter|grandson|granddaughter|grandkids|grandchildren|lad|lass|little one|wee one|eldest|youngest|"
+             r"oldest|middle one|bairns?)\b",
+             r"\b(?:have|has|'ve got|got)\s+(?:a|an|one|two|three|four|five|\d)\s+(?:\w+\s+)?(?:kids?|children|sons?|"
+             r"daughters?|boys|girls|stepsons?|stepdaughters?|grandchildren|grandkids)\b",),
          zh=(r"儿子", r"女儿", r"孩子"),
          asks=("kid", "child", "孩子"),
-         examples=("Our son Timur is five.", "我女儿在上大学。", "Our twins, Leo and Ada, started school."),
+         examples=("Our son Timur is five.", "我女儿在上大学。", "Our twins, Leo and Ada, started school.",
+                   "We've got two kids, Anya who's 8 and Rohan who's 5.", "My lad Callum started secondary.",
+                   "My eldest, Maya, is off to uni in Bristol."),
          question="What are my children's names?"),
     Slot("parents", "relation", needs=_DESCRIBED, multi=True,
-         en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|mam|ma|pa)\b",),
+         en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|mam|ma|pa|stepdad|stepmum|stepmom)\b",),
          zh=(r"妈妈", r"爸爸", r"我妈", r"我爸", r"母亲", r"父亲", r"父母"),
          asks=("parent", "父母"),
          examples=("My mum Saule lives in Almaty.", "我妈在绵阳。"),
@@ -155,6 +179,14 @@ _ROWS: tuple[Slot, ...] = (
          asks=("sibling", "兄弟姐妹"),
          examples=("My brother Arman is a pilot.", "我弟弟叫贺晓东。"),
          question="Who are my brothers and sisters?"),
+    Slot("relatives", "relation", needs=_DESCRIBED, multi=True,
+         en=(r"\b(?:my|our) (?:\w+ )?(?:grandma|grandmother|grandpa|grandfather|gran|granny|nan|nana|grandad|granddad|"
+             r"grandparents|aunt|auntie|aunty|uncle|cousin|niece|nephew|in-laws|mother-in-law|father-in-law)s?\b",),
+         zh=(r"奶奶", r"爷爷", r"外婆", r"外公", r"姥姥", r"姥爷", r"姑姑", r"阿姨", r"舅舅", r"叔叔", r"表(?:哥|姐|弟|妹)",
+             r"堂(?:哥|姐|弟|妹)", r"侄(?:子|女)", r"外甥", r"公公", r"婆婆", r"岳父", r"岳母"),
+         examples=("My gran Effie is 92 and still lives on her own.", "My cousin Arman lives in Almaty.",
+                   "My niece Sophie just started nursery.", "我外婆今年八十了。"),
+         question=""),
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
@@ -173,14 +205,18 @@ _ROWS: tuple[Slot, ...] = (
                   "家里养了一只柯基叫豆豆。"),
          question="What pets do I have?"),
     Slot("commute", "fact", False,
-         en=(r"\bcommute\b", r"\b(?:take|took|catch|get) the (?:bus|train|tram|metro|tube|ferry)\b",
+         en=(r"\bcommute\b", r"\b(?:take|took|catch|get|ride) (?:the |a )?(?:[\w-]+ )?(?:bus|train|tram|metro|tube|ferry)\b",
+             r"\b(?:e-?bike|cycle|bike|walk|drive|train|bus) (?:to|into) (?:the )?(?:new )?(?:work|office|yard|site|school)\b",
              r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
              r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b"),
-         zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"骑.{0,4}车上班", r"(?:走路|开车|骑车).{0,6}(?:到|就到|上班)"),
+         zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"骑.{0,4}车上班", r"(?:骑|开|坐)着?.{0,3}(?:上班|通勤|去公司)", r"(?:走路|开车|骑车).{0,6}(?:到|就到|上班)"),
          asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
          examples=("I take the bus to work these days.", "每天坐地铁上下班。", "我每天开车上班。"),
          question="How do I get to work?"),
-    Slot("vehicle", "fact", False,
+    Slot("vehicle", "fact", False, needs=(
+             r"(?i:\b(?:my|our|a|an|new|old|second[- ]hand|used|electric|hybrid|company)\b(?:\s+[\w()-]+){0,3}?\s+"
+             r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev)\b)",
+             r"(?i:\bdriv(?:e|es|ing) an? \w+)", r"[\u4e00-\u9fff]"),
          en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia)\b",
              r"\bdriv(?:e|ing) an? \w+"),
          zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托"),
@@ -190,7 +226,7 @@ _ROWS: tuple[Slot, ...] = (
     Slot("language", "fact", True,
          en=(rf"\b(?:speak|speaks|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
              rf"\b(?:{_LANGUAGES})\b.{{0,30}}\b(?:lessons?|classes?|course|app)\b",
-             r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b"),
+             r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b", r"\b(?:first|native|mother) (?:language|tongue)\b"),
          zh=(r"(?:日|英|韩|法|德|西班牙|俄|意大利)语",),
          asks=("language", "speak", "learn", "语"),
          examples=("I speak Kazakh, Russian and English.", "日语还在学。"),
@@ -198,6 +234,8 @@ _ROWS: tuple[Slot, ...] = (
     Slot("hobby", "fact", True,
          en=(rf"\bplay(?:s|ing)? (?:the |in (?:a|the) )?(?:{_INSTRUMENTS})\b", rf"\b(?:on|my) (?:the )?(?:{_INSTRUMENTS})\b",
              rf"\b(?:learn|practi[sc]e|took up|take up|taking up|lessons?)\w* (?:to play )?(?:the )?(?:{_INSTRUMENTS})\b",
+             rf"\b(?:teach(?:ing)? (?:myself|me) |picked up |got (?:a|an|my) (?:new |first )?)(?:the |a |an )?(?:{_INSTRUMENTS})\b",
+             rf"^\s*(?:{_INSTRUMENTS})\b",
              r"\bhobby\b", r"\b(?:knit(?:s|ting)?|paint(?:s|ing)?|draw(?:s|ing)?|garden(?:s|ing)?|bak(?:e|es|ing)|"
              r"hike[sd]?|climb(?:s|ing)?|fishing|photography|sketch(?:es|ing)?|sew(?:s|ing)?|pottery|"
              r"chess|sing(?:s|ing)?)\b", r"\bband\b", r"\bchoir\b",
@@ -208,7 +246,9 @@ _ROWS: tuple[Slot, ...] = (
          question="What are my hobbies, what instrument do I play?"),
     Slot("sport", "fact", True,
          en=(r"\b(?:run|running|swim|swimming|yoga|football|volleyball|tennis|gym|cycling|shinty|golf|climbing|"
-             r"rowing|surf|ski|skiing|pilates|dance|dancing|hurling|rugby|basketball|badminton|tai chi)\b",),
+             r"rowing|surf|ski|skiing|pilates|dance|dancing|hurling|rugby|basketball|badminton|tai chi|surfing|sailing|"
+             r"kayaking|canoeing|boxing|karate|judo|taekwondo|jiu[- ]jitsu|crossfit|parkrun|hockey|cricket|baseball|"
+             r"softball|netball|squash|bouldering|triathlon|padel|pickleball|spin class(?:es)?|aqua ?fit)\b",),
          zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞"),
          asks=("sport", "exercise", "train", "运动", "锻炼"),
          examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。"),

@@ -42,6 +42,15 @@ _CN_MARKER = re.compile(r"^\s*(?:(?:" + "|".join(sorted(CN_DISCOURSE_MARKERS, ke
 _HEADLINE = re.compile(r"^\s*[^.!?:]{1,25}[:：]\s+(?=\S)")
 """'Quick update: …', 'Huge news: …' — a short label before a colon."""
 
+_EMPTY_LABEL = re.compile(
+    r"^\s*(?:(?:quick|small|big|huge|good|bad|great|sad|random|little|tiny|major|minor|exciting|fun|weird|life|"
+    r"news|update|updates|fyi|heads up|so|ok|okay|also|btw|anyway|one|more|thing|another|other|question|rant|"
+    r"confession|guess what|plot twist|status|report|the|a|an|some|of|on|my|me|from|here|latest|new|announcement)\b[\s!,-]*)+"
+    r"[:：]\s*$|^[^a-z]*[:：]\s*$",
+    re.IGNORECASE,
+)
+"""A headline label with nothing in it ("Quick update:", "Big news:"), which can go."""
+
 SUBJECT_VERBS = (
     "work|live|play|have|own|love|like|hate|prefer|enjoy|speak|study|drive|ride|take|go|teach|run|swim|"
     "cycle|walk|use|eat|drink|need|want|started|start|joined|moved|sold|bought|got|left|quit|switched|lost|"
@@ -61,10 +70,15 @@ _LEADING_SUBJECT = re.compile(r"^\s*(i|we)\b", re.IGNORECASE)
 _DROPPED_SUBJECT = re.compile(
     r"^(?:finally |just |also |then )?(?:got|went|bought|sold|took|left|quit|started|moved|made|had|ran|did|met|found|"
     r"lost|gave|joined|finished|passed|booked|signed|switched|swapped|picked|visited|tried|adopted|turned|broke|"
-    r"signed up|spent|saw|flew|drove|cycled|walked|swam|booked)\b",
+    r"signed up|spent|saw|flew|drove|cycled|walked|swam|booked|was|played|celebrated|stayed|hosted|attended|"
+    r"learned|learnt|ordered|sorted|handed|applied|failed|won|had)\b",
     re.IGNORECASE,
 )
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
+
+
+_BEEN = re.compile(r"^(?:just |also )?been (?=\w+ing\b|to\b|at\b|on\b)", re.IGNORECASE)
+"""'Been learning Portuguese for months' is the user's: "I've been learning…"."""
 
 
 def normalise(text: str) -> str:
@@ -82,7 +96,8 @@ def strip_markers(sentence: str) -> str:
         sentence = _CN_MARKER.sub("", sentence)
         headline = _HEADLINE.match(sentence)
         if headline and len(sentence) - headline.end() > 8:
-            sentence = sentence[headline.end():]
+            label = sentence[:headline.end()]  # "Quick update:" goes; "Ukulele update:" names what it is about
+            sentence = sentence[headline.end():] if _EMPTY_LABEL.match(label) else sentence
     sentence = sentence.strip()
     return sentence[:1].upper() + sentence[1:] if sentence[:1].islower() and sentence[:2] != "i " else sentence
 
@@ -90,7 +105,9 @@ def strip_markers(sentence: str) -> str:
 RELATIVE_WORDS = (
     "wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|son|daughter|brother|sister|mum|mom|mother|dad|father|"
     "grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|best friend|colleague|boss|manager|"
-    "neighbour|neighbor|stepson|stepdaughter|grandson|granddaughter|flatmate|housemate|eldest|youngest"
+    "neighbour|neighbor|stepson|stepdaughter|grandson|granddaughter|flatmate|housemate|eldest|youngest|oldest|"
+    "lad|lass|boy|girl|kid|wee one|little one|other half|hubby|missus|stepdad|stepmum|stepmom|nan|nana|gran|granny|"
+    "grandad|granddad|niece|nephew|mother-in-law|father-in-law|sister-in-law|brother-in-law|mam"
 )
 
 _PAIR_SUBJECT = re.compile(r"^\s*((?-i:[A-Z][a-z]+) and (?:I|me))\s+(.+)$", re.IGNORECASE)
@@ -122,6 +139,7 @@ def split_clauses(sentence: str) -> list[str]:
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
     clauses = [f"I {c[:1].lower()}{c[1:]}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
+    clauses = [_BEEN.sub("I've been ", c, count=1) for c in clauses]
     return _merge_short(clauses)
 
 
@@ -144,6 +162,8 @@ def _merge_short(clauses: list[str]) -> list[str]:
 
 
 _REFERENT = re.compile(r"\b(?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"),? (?-i:[A-Z][a-z]+)\b", re.IGNORECASE)
+_NAMED_AS = re.compile(r"\b((?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"))(?:'s| is)(?: called| named)? "
+                       r"((?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
 _PRONOUN = (
     (re.compile(r"^(?:he|she)(?:'s| is)\s+(?!been\b|got\b)"), "{} is "), (re.compile(r"^(?:he|she)'s\s+"), "{} has "),
     (re.compile(r"^(?:he|she)\s+"), "{} "), (re.compile(r"^(?:his|her)\s+"), "{}'s "),
@@ -154,7 +174,10 @@ _PRONOUN = (
 def referent_of(sentence: str) -> str | None:
     """The person a sentence introduces ("My son Kai is seven" → "my son Kai"), for the next one's pronoun."""
     found = _REFERENT.findall(sentence)
-    return found[-1] if found else None
+    if found:
+        return found[-1]
+    named = _NAMED_AS.search(sentence)  # "My husband is Joaquin." → "my husband Joaquin"
+    return f"{named.group(1)} {named.group(2)}" if named else None
 
 
 def with_referent(sentence: str, referent: str | None) -> str:

@@ -30,11 +30,14 @@ from memchat.memory.distill import (
     is_change,
     is_retirement,
     multi_valued,
+    slot_act,
     third_person,
 )
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
+from memchat.memory.forget_requests import besides_forget
 from memchat.memory.items import MemoryStore
+from memchat.memory.people import introduction, introductions, relation_in, with_relation
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
     contains_secret,
@@ -52,6 +55,7 @@ from memchat.memory.rules import (
 from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
+from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
 from memchat.memory.terms import has_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
@@ -79,14 +83,87 @@ _CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 """Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
 
+_OCCASION = re.compile(
+    r"\b(?:last day|first day|leaving do|graduation|wedding|funeral|christening|interview|appointment|party|exam|"
+    r"test|operation|surgery|scan|check-?up|gig|concert|match|race|marathon|recital|ceremony|launch|deadline|"
+    r"anniversary|reunion|holiday|trip|flight|move|removal)s?\b|最后一天|第一天|婚礼|葬礼|面试|考试|手术|复查|体检|"
+    r"聚会|派对|演出|比赛|发布|上线|航班",
+    re.IGNORECASE,
+)
+"""An occasion with a date is an event even when the sentence has no 'I': 'Last day at the clinic is 22 May'."""
+
+
 def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
     """Rules' last word on a slot-filling clause: a statement about the user (or someone in their life),
     or an instruction on how to answer — not a request, a musing or a throwaway."""
     if draft.attribute == "reply_style" or draft.subject != "user" or has_cjk(clause):
         return True
+    if draft.attribute in ("commute", "work_pattern") and not is_request_or_musing(clause):  # "It's only a fifteen minute drive to the yard"
+        return True
+    if draft.kind == "event" and draft.event_at is not None and _OCCASION.search(clause):
+        return not is_request_or_musing(clause)  # "Last day at the clinic is 22 May", "Timur's party was on Sunday"
     if draft.kind == "relation" or (draft.kind == "event" and named_subject(clause)):
         return bool(re.search(r"\b[a-z]{2,}\b", clause)) and not is_request_or_musing(clause)  # someone in their life
     return is_durable_statement(clause) or (mentions_the_user(clause) and not is_request_or_musing(clause))
+
+
+class _KnownPeople:
+    """Who a name is to the user, from the relation memories already stored (one look-up per name)."""
+
+    def __init__(self, memories: MemoryStore) -> None:
+        self.memories = memories
+        self.found: dict[str, str | None] = {}
+
+    def add(self, name: str, relation: str) -> None:
+        self.found[name] = relation
+
+    def relation_of(self, name: str) -> str | None:
+        if name not in self.found:
+            hits = [i for i, _ in self.memories.keyword(name, 20, every=True)]
+            relations = [relation_in(m.content, name) for m in self.memories.many(hits).values()
+                         if m.status == "active" and not m.is_episode]
+            self.found[name] = next((r for r in relations if r), None)
+        return self.found[name]
+
+
+_CONTINUATION = re.compile(r"^(?:i|we|i'm|we're|i've|we've|it|it's|that's|which|now|then|and|but|so|plus)\b", re.I)
+
+
+def _continues(clause: str) -> bool:
+    """A clause with no slot of its own that goes on about the clause before it ("…, I go on Thursdays now")."""
+    return (len(clause.split()) >= 3 and bool(_CONTINUATION.match(clause)) and not is_request_or_musing(clause)
+            and not has_cjk(clause))
+
+
+def _joined(content: str, clause: str) -> str:
+    """A memory's sentence with the clause that continues it."""
+    more = third_person(clause)
+    if re.match(r"(?:The user|It|That|Which|Now|Then|And|But|So|Plus)\b", more):
+        more = more[:1].lower() + more[1:]
+    return f"{content.rstrip('.!。')}, {more}"
+
+
+_TOPICS: tuple[tuple[str, ...], ...] = (
+    ("diabet", "blood sugar", "glucose", "hba1c", "血糖", "糖尿病"),
+    ("blood pressure", "hypertension", "血压"),
+    ("cholesterol", "statin", "胆固醇"),
+    ("iron", "anaemi", "anemi", "ferritin", "贫血"),
+    ("vitamin d", "sunshine vitamin"),
+    ("asthma", "inhaler", "哮喘"),
+    ("weight", "kilos", "pounds", "体重"),
+)
+"""Words for the same condition: 'my blood sugar is back in the normal range' is the pre-diabetes over."""
+
+
+def _topics(text: str) -> set[str]:
+    lowered = text.lower()
+    return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
+
+
+def _same_person(old: str, new: str) -> bool:
+    """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss."""
+    names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
+    return bool(names & set(re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:])))
 
 
 def _numbers(text: str) -> list[str]:
@@ -112,19 +189,22 @@ class MemoryWriter:
         is written."""
         now = time.time() if now is None else now
         topic = forget_topic(text)
-        if topic:
-            with self.memories.prepared([topic]), self.memories.db.transaction():
-                return (self.forget(topic) if claim is None or claim() else []), []
-        if is_chit_chat(text):
+        if topic:  # the forget acts first; what else the message says is still heard
+            text = besides_forget(text, topic)
+            if not text:
+                with self.memories.prepared([topic]), self.memories.db.transaction():
+                    return (self.forget(topic) if claim is None or claim() else []), []
+        elif is_chit_chat(text):
             with self.memories.db.transaction():
                 return ([WriteOutcome("skipped", text, "chit-chat")] if claim is None or claim() else []), []
         outcomes, episodes, drafts, failures = self._plan(text, session_id, message_id, now, previous)
-        texts = [MemoryStore.embedding_input(d) for d in episodes]
+        texts = [MemoryStore.embedding_input(d) for d in episodes] + ([topic] if topic else [])
         for draft, _ in drafts:
             texts += [draft.content, MemoryStore.embedding_input(draft)]
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
+            outcomes = (self.forget(topic) if topic else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -148,34 +228,61 @@ class MemoryWriter:
         drafts: list[MemoryDraft] = []
         places: list[int | None] = []
         referent: str | None = None  # "My son Kai is seven. His birthday is…": who "his" is
+        known = _KnownPeople(self.memories)
         for sentence in split_sentences(text):
             if SECRET_MARK in sentence or contains_secret(sentence):
                 continue  # a sentence about a credential says nothing worth keeping without it
             window = window_of(windows, sentence)
-            spoken = with_referent(strip_markers(normalise(sentence)), referent)
+            spoken = with_relation(with_referent(strip_markers(normalise(sentence)), referent), known.relation_of)
             referent = referent_of(spoken) or referent
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
             hedged = is_hedged(spoken)
+            found: list[MemoryDraft] = []
+            last: int | None = None  # the draft the previous clause of this sentence made
             for clause in split_clauses(spoken):
                 if is_chit_chat(clause) or is_question(clause):
+                    last = None
                     continue
                 draft = draft_from_sentence(clause, session_id=session_id, message_id=message_id, said_at=now,
                                             correction=correction, hedged=hedged)
                 if draft is None or draft.attribute == "event":  # "I sold the Fiesta last weekend": the Fiesta's slot
                     draft = self._retired_object(clause, session_id, message_id, now, correction, draft) or draft
                 if draft is None or not _worth_keeping(clause, draft):
+                    if last is not None and _continues(clause):  # "I've stopped swimming on Mondays, I go on Thursdays now"
+                        drafts[last] = replace(drafts[last], content=_joined(drafts[last].content, clause))
+                        chosen[last] = f"{chosen[last]}, {clause}"
+                    last = None
                     continue  # no slot, no date: what was said stays an episode, not a typed memory
                 when = windows[window].time if window is not None and draft.event_at is None else None
-                chosen.append(clause)
-                places.append(window)
-                drafts.append(replace(
+                draft = replace(
                     draft,
                     event_at=draft.event_at if when is None else when.at.timestamp(),
                     event_text=draft.event_text if when is None else when.expression,
                     event_grain=draft.event_grain if when is None else when.grain,
                     change=is_change(clause),
                     retirement=is_retirement(clause),
-                ))
+                )
+                twins = [draft]
+                if draft.kind != "event" and slot_act(clause, draft.attribute):  # a move: the new home and the move
+                    twins.append(replace(draft, kind="event", attribute="event", change=False, retirement=False))
+                for twin in twins:
+                    chosen.append(clause)
+                    places.append(window)
+                    drafts.append(twin)
+                    found.append(twin)
+                last = len(drafts) - len(twins)
+            for relation, name in introductions(spoken):  # "My husband Yerlan's birthday is…": the husband too
+                if known.relation_of(name) or any(d.kind == "relation" and name in d.content for d in found):
+                    continue
+                slot = slot_of(f"我的{relation}叫{name}。" if has_cjk(name) else f"My {relation} {name} is here.")
+                if slot is None or slot.kind != "relation":
+                    continue
+                known.add(name, relation)
+                chosen.append(spoken)
+                places.append(window)
+                drafts.append(MemoryDraft(kind="relation", content=introduction(relation, name), subject="user",
+                                          attribute=slot.name, importance=0.6, confidence=0.8,
+                                          source_session=session_id, source_message=message_id))
         failures: list[ExtractionFailure] = []
         if drafts and self.engine is not None:
             labels = label_with_model(self.engine.utility(), chosen, drafts)
@@ -194,7 +301,8 @@ class MemoryWriter:
             return None
         hits = {i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)}
         owners = [m for m in self.memories.many(sorted(hits)).values()
-                  if m.status == "active" and not m.is_episode and m.attribute and wanted & set(search_terms(m.content))]
+                  if m.status == "active" and not m.is_episode and m.attribute not in ("", "manager", "colleague")
+                  and wanted & set(search_terms(m.content))]  # quitting in front of the boss does not retire the boss
         if not owners:
             return None
         owner = max(owners, key=lambda m: m.created_at)
@@ -270,9 +378,15 @@ class MemoryWriter:
             return []  # before the lookup: a many-valued slot ("likes") grows with every import
         same = self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
         if not many:
-            return same
-        wanted = _object_terms(draft.content)
-        named = [m for m in same if wanted & set(search_terms(m.content))]
+            return [m for m in same if not _same_person(m.content, draft.content)] if draft.kind == "relation" else same
+        wanted = _object_terms(draft.content) | _topics(draft.content)
+        named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
+        if not named:  # "游泳…换到了每周六": the swimming was stored under another many-valued slot
+            hits = [i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)]
+            named = [m for m in self.memories.many(hits).values()
+                     if m.status == "active" and not m.is_episode and m.subject == draft.subject and m.kind != "event"
+                     and multi_valued(m.attribute) and m.attribute not in ("event", "likes")
+                     and wanted & set(search_terms(m.content))]
         return named or (same[-1:] if draft.change else [])
 
     def accept(self, memory_id: int) -> WriteOutcome:
@@ -358,6 +472,8 @@ class MemoryWriter:
         for part in topic_parts(topic):
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
             names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+            if len(query_terms(part)) > len(names) + 1:
+                names = []  # "Esteban's money trouble": the trouble, not everything said about Esteban
             for name in names:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
             if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
@@ -367,8 +483,10 @@ class MemoryWriter:
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
+            named = set(query_terms(" ".join(re.findall(r"\b[A-Z][a-z]{2,}\b", topic))))
+            story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
             for memory in self.memories.many(list(close)).values():
-                shared = topic_terms & set(search_terms(memory.content))
+                shared = topic_terms & set(search_terms(memory.content)) - (named if story else set())
                 about_them = people & shared  # "my mum's health": what was said about the mum, close in meaning
                 if (shared and close[memory.id] >= FORGET_SIMILARITY) or (about_them and close[memory.id] >= 0.3):
                     found.add(memory.id)

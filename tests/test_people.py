@@ -1,0 +1,63 @@
+"""memory.people: who a name is to the user, and the relation a sentence introduces."""
+
+from __future__ import annotations
+
+import pytest
+
+from memchat.memory.people import introduction, introductions, opening_name, relation_in, with_relation
+
+KNOWN = {"Isla": "daughter", "Kwame": "son", "Rosa": "mum", "Rhona": "partner", "Stuart": "boss"}
+
+
+@pytest.mark.parametrize("content, name, relation", [
+    ("The user's daughter Isla, 20, studies vet medicine.", "Isla", "daughter"),
+    ("Dana is the user's colleague.", "Dana", "colleague"),
+    ("The user's other half Dev is a paramedic.", "Dev", "other half"),
+    ("Rhona (the user's partner) left the pan soaking.", "Rhona", "partner"),
+    ("The user met Dana for coffee.", "Dana", None),
+])
+def test_relation_in_a_stored_memory(content, name, relation):
+    assert relation_in(content, name) == relation
+
+
+@pytest.mark.parametrize("said, read", [
+    ("Isla's home for the summer, she's doing a placement in Nairn.",
+     "My daughter Isla's home for the summer, she's doing a placement in Nairn."),
+    ("Kwame got into Hillhead High.", "My son Kwame got into Hillhead High."),
+    ("Rosa is moving to Cadiz next month.", "My mum Rosa is moving to Cadiz next month."),
+])
+def test_a_known_person_with_something_to_keep_is_named_with_the_relation(said, read):
+    assert with_relation(said, KNOWN.get) == read
+
+
+@pytest.mark.parametrize("said", [
+    "Rhona says my accent is terrible.",          # reported speech
+    "Stuart's good, leaves you alone to get on with it.",  # an opinion, nothing to keep
+    "Rhona will be thrilled she doesn't have to cook.",
+    "Bracken went absolutely mental on the beach.",        # not a known person
+])
+def test_chatter_about_a_known_person_is_left_alone(said):
+    assert with_relation(said, KNOWN.get) == said
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("My husband Yerlan's birthday is 9 October.", [("husband", "Yerlan")]),
+    ("Rhona (my partner) left it soaking overnight.", [("partner", "Rhona")]),
+    ("Our twins, Leo and Ada, started primary school.", [("twins", "Leo and Ada")]),
+    ("My lad Callum started secondary.", [("lad", "Callum")]),
+    ("My boss wants everything in triplicate.", []),
+    ("上周六和同事小刘去爬了青城山。", [("同事", "小刘")]),
+    ("组长老陈人挺好的。", [("组长", "老陈")]),
+    ("老板老是让我们加班。", []),
+    ("我弟弟小时候很调皮。", []),
+])
+def test_introductions(sentence, found):
+    assert introductions(sentence) == found
+
+
+def test_introduction_reads_as_a_sentence():
+    assert introduction("husband", "Yerlan") == "The user's husband is Yerlan."
+    assert introduction("twins", "Leo and Ada") == "The user's twins are Leo and Ada."
+    assert introduction("同事", "小刘") == "用户的同事是小刘。"
+    assert opening_name("Isla's home for the summer.") == "Isla"
+    assert opening_name("Aye, fair enough.") is None
