@@ -82,3 +82,32 @@ def test_question_frames_are_not_search_terms():
     assert query_terms("我的猫叫什么名字？") == ["猫"]
     assert "过敏" in query_terms("我对花生过敏吗？"), "a word with a common character stays"
     assert not any("的" in t for t in query_terms("我的领导是谁？"))
+
+
+def _weights_for(store_texts, query):
+    """The concept weights recall would give `query` over a store holding `store_texts`."""
+    from memchat.memory.concepts import concept_key, concepts_in, index_words
+    from memchat.memory.recall import UNSEEN_WEIGHT
+    from memchat.memory.terms import search_terms
+    seen = {t for text in store_texts for t in search_terms(text)}
+    weights = {concept_key(n): (1.0 if seen & set(index_words(n)) else UNSEEN_WEIGHT) for n in concepts_in(query)}
+    for parent in {CONCEPTS[n].parent for n in concepts_in(query) if CONCEPTS[n].parent}:
+        heard = seen & set(index_words(parent, own=True))
+        weights[concept_key(f"{parent} (own words)")] = 1.0 if heard else UNSEEN_WEIGHT
+    return weights
+
+
+@pytest.mark.parametrize(("store", "query", "told"), [
+    (["We have a collie called Bess."], "What's my cat called?", False),
+    (["I play the accordion."], "Do I play the violin?", False),
+    (["I play the accordion."], "Do I play the accordion or the violin?", True),  # a choice
+    (["Our kids are Bram and Lotte."], "What's my son's name?", True),  # the family word one step up
+    (["我家娃叫豆豆。"], "我儿子叫什么？", True),
+    (["I climbed Ben Nevis with Jo."], "Who did I go hiking with?", True),  # doings are told in many words
+    (["My parents live in Cork."], "What's my dad's name?", True),  # "parents" names him too
+    (["My mum lives in Cork."], "What's my dad's name?", False),
+    (["My brother lives in Cork."], "What's my dad's name?", False),
+])
+def test_a_question_about_something_never_told(store, query, told):
+    from memchat.memory.recall import never_told
+    assert (never_told(query, _weights_for(store, query)) == "") is told

@@ -132,14 +132,19 @@ def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
     return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b")
 
 
+_NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)"}
+"""A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company")."""
+
+
 class _Concept:
-    __slots__ = ("name", "parent", "en", "zh")
+    __slots__ = ("name", "parent", "en", "zh", "zh_pattern")
 
     def __init__(self, name: str, parent: str | None, words: str) -> None:
         self.name, self.parent = name, parent
         split = words.split("|")
         self.en = _en_pattern([w for w in split if not has_cjk(w)])
         self.zh = tuple(sorted((w for w in split if has_cjk(w)), key=len, reverse=True))
+        self.zh_pattern = re.compile("|".join(re.escape(w) + _NOT_FOLLOWED.get(w, "") for w in self.zh)) if self.zh else None
 
 
 CONCEPTS = {name: _Concept(name, parent, words) for name, parent, words in _ENTRIES}
@@ -147,6 +152,8 @@ _WORDS = {name: tuple(words.split("|")) for name, _, words in _ENTRIES}
 _PHRASE_WORDS = {name: frozenset(stem(w) for word in words if " " in word for w in word.split()) for name, words in
                  _WORDS.items()}
 _FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
+FAMILY_WORDS = _FAMILY - {"family"}
+"""Family words one step above a particular relation: "our kids" names the son too."""
 
 
 def _stemmed(text: str) -> str:
@@ -159,7 +166,7 @@ def concepts_in(text: str) -> frozenset[str]:
     stemmed = _stemmed(text)
     found = set()
     for concept in CONCEPTS.values():
-        if concept.en is not None and concept.en.search(stemmed) or any(w in text for w in concept.zh):
+        if concept.en is not None and concept.en.search(stemmed) or concept.zh_pattern and concept.zh_pattern.search(text):
             found.add(concept.name)
     return frozenset(found)
 
@@ -191,9 +198,15 @@ def concept_key(name: str) -> str:
     return f"concept:{name}"
 
 
-def index_words(name: str) -> list[str]:
-    """The index terms (as `terms.search_terms` spells them) that show a concept in a memory."""
-    return list(dict.fromkeys(t for w in concept_words(name) for t in ([stem(w)] if not has_cjk(w) else [w[:2]])))
+def index_words(name: str, *, own: bool = False) -> list[str]:
+    """The index terms (as `terms.search_terms` spells them) that show a concept — or, with `own`, only
+    its own words, not a narrower concept's — in a memory."""
+    words = [w for n in ([name] if own else _with_descendants(name)) for w in _WORDS[n]]
+    return list(dict.fromkeys(t for w in words for t in ([stem(p) for p in w.split()] if not has_cjk(w) else [w[:2]])))
+
+
+def _with_descendants(name: str) -> list[str]:
+    return [name, *[c for c in CONCEPTS if name in ancestors(c)]]
 
 
 def concept_words(name: str) -> list[str]:

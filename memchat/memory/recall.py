@@ -22,7 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
-from memchat.memory.concepts import concept_key, concepts_in, index_words, near_miss
+from memchat.memory.concepts import CONCEPTS, FAMILY_WORDS, ancestors, concept_key, concepts_in, index_words, near_miss
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
 from memchat.memory.query import is_open_question, sub_queries
@@ -38,6 +38,9 @@ SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - {"name", "birt
 """Slots with one current value for the user (home, employer, manager…): a later statement replaces an
 earlier one. Not names and birthdays: those are one per *person*, and a typed memory's subject does not
 always tell whose ("my wife's birthday", "豆豆生日")."""
+UNSEEN_WEIGHT = 1_000.0
+"""The weight of a concept no memory names: it outweighs every other term, so a memory that does not meet
+it cannot look relevant by the rest of the question's words (and `never_told` rejects them all)."""
 EPISODE_PREFERENCE = 0.05
 """How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
@@ -80,6 +83,24 @@ def about_whom(memory: Memory, person: str) -> bool:
     """A slot answers the question only for the person asked about ("my sister's name" is not the
     user's name); a relation slot names the relation itself."""
     return memory.attribute in _RELATION_SLOTS or memory.subject == person
+
+
+def never_told(query: str, weights: dict[str, float]) -> str:
+    """"never mentioned: cat" when the question is about a particular thing (a concept with a parent:
+    a cat, a dad, a violin) that no memory names in any of its words: whatever else matches, it is not
+    about that. A compound question is left to its parts."""
+    if re.search(r"\bor\b|还是", query, re.IGNORECASE):
+        return ""  # "brief or in-depth?": a choice, one side of which may never have been said
+    unheard = sorted(name for name in concepts_in(query)
+                     if CONCEPTS[name].parent is not None and not {name, *ancestors(name)} & _SAID_MANY_WAYS
+                     and weights.get(concept_key(name), 0.0) >= UNSEEN_WEIGHT
+                     and weights.get(concept_key(f"{CONCEPTS[name].parent} (own words)"), UNSEEN_WEIGHT) >= UNSEEN_WEIGHT)
+    return f"never mentioned: {unheard[0]}" if unheard else ""
+
+
+_SAID_MANY_WAYS = frozenset({"sport", "reply"})
+"""Doings and manners are told in too many words ("climbed Ben Nevis" for hiking) for their absence from
+the lexicon's words to mean they were never mentioned; people, animals and things are not."""
 
 
 def _near_miss(texts: list[str], content: str) -> str:
@@ -220,6 +241,7 @@ class Recaller:
         background = statistics.median(similarity.values()) if semantic and enough else 0.0
         weights = self._idf(query)
         texts = [query, *parts]
+        unheard = "" if parts else never_told(query, weights)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
         newest = max((m.created_at for m in live), default=now)
@@ -238,7 +260,7 @@ class Recaller:
             candidates.append(
                 Candidate(memory=memory, signals=signals, score=score(signals, settings),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings),
-                          group=group.get(memory.id, 0), mismatch=_near_miss(texts, memory.content))
+                          group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content))
             )
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
@@ -258,7 +280,10 @@ class Recaller:
         bigram whose two characters are both known: unseen, it is most likely the edges of two words
         ("时候应该" gives "候应"), so it weighs nothing."""
         terms = query_terms(query)
-        concepts = {name: index_words(name) for name in concepts_in(query)}
+        asked = concepts_in(query)
+        broader = {CONCEPTS[n].parent for n in asked if CONCEPTS[n].parent in FAMILY_WORDS}  # "娃" answers "儿子"
+        concepts = {name: index_words(name) for name in asked}
+        concepts.update({f"{b} (own words)": index_words(b, own=True) for b in broader if b})
         singles = {c for t in terms if has_cjk(t) and len(t) == 2 for c in t}
         total, frequencies = self.memories.term_frequencies(
             [*terms, *singles, *(w for ws in concepts.values() for w in ws)])
@@ -271,5 +296,6 @@ class Recaller:
             edges = has_cjk(t) and len(t) == 2 and not frequencies.get(t) and all(known(c) for c in t)
             weights[t] = 0.0 if edges else idf(frequencies.get(t, 0), total)
         for name, words in concepts.items():
-            weights[concept_key(name)] = idf(max((frequencies.get(w, 0) for w in words), default=0), total)
+            seen = max((frequencies.get(w, 0) for w in words), default=0)
+            weights[concept_key(name)] = idf(seen, total) if seen else UNSEEN_WEIGHT
         return weights
