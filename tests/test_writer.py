@@ -156,3 +156,20 @@ def test_natural_statements(tmp_path, case):
                    for m in stating), (want, shown)
     for old in case.get("gone", []):  # what was said before no longer stands (a retirement may name it)
         assert not [m for m in active if m.id in before and old in m.content.lower()], (old, shown)
+
+
+def test_birthdays_are_one_per_person(tmp_path):
+    """A name or a birthday is single-valued per person: a son's birthday does not replace a wife's."""
+    services = fake_services(tmp_path)
+    process(services, "My wife Amaia's birthday is 18 May.", now=1000.0)
+    process(services, "Our son Bram's birthday is 2 June.", now=2000.0)
+    process(services, "我老婆生日是3月5号。", now=3000.0)
+    process(services, "下个月乐乐生日。", now=4000.0)
+    birthdays = [m for m in services.memories.list_items(statuses=("active", "superseded"))
+                 if m.attribute == "birthday"]
+    assert len(birthdays) >= 4 and all(m.status == "active" for m in birthdays), [
+        (m.status, m.content) for m in birthdays]
+    process(services, "Actually, Bram's birthday is 3 June.", now=5000.0)
+    bram = [m for m in services.memories.list_items(statuses=("active", "superseded")) if "Bram" in m.content
+            and m.attribute == "birthday"]
+    assert sorted(m.status for m in bram) == ["active", "superseded"], [(m.status, m.content) for m in bram]

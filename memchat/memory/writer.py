@@ -38,6 +38,7 @@ from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, with_relation
+from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
     contains_secret,
@@ -158,6 +159,10 @@ _TOPICS: tuple[tuple[str, ...], ...] = (
 def _topics(text: str) -> set[str]:
     lowered = text.lower()
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
+
+
+PER_PERSON = frozenset({"name", "birthday"})
+"""Single-valued slots that are one per person, not one per user: a new value replaces only the same person's."""
 
 
 def _same_person(old: str, new: str) -> bool:
@@ -378,6 +383,8 @@ class MemoryWriter:
             return []  # before the lookup: a many-valued slot ("likes") grows with every import
         same = self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
         if not many:
+            if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's
+                return [m for m in same if same_person_named(m.content, draft.content)]
             return [m for m in same if not _same_person(m.content, draft.content)] if draft.kind == "relation" else same
         wanted = _object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
