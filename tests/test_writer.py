@@ -173,3 +173,21 @@ def test_birthdays_are_one_per_person(tmp_path):
     bram = [m for m in services.memories.list_items(statuses=("active", "superseded")) if "Bram" in m.content
             and m.attribute == "birthday"]
     assert sorted(m.status for m in bram) == ["active", "superseded"], [(m.status, m.content) for m in bram]
+
+
+def test_forgetting_a_story_takes_what_names_the_person_and_the_story_only(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "Tane's getting made redundant from the sawmill, they told him Tuesday.", now=1000.0)
+    process(services, "Tane's birthday is 3 May.", now=2000.0)
+    process(services, "Hey can you forget the stuff about Tane losing his job at the sawmill? It's his news to share.",
+            now=3000.0)
+    active = [m.content for m in services.memories.list_items(episodes=True)]
+    assert not [c for c in active if "sawmill" in c], active
+    assert [c for c in active if "3 May" in c], "the rest about the person stays"
+
+
+def test_a_chinese_forget_topic_loses_its_frame(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "我表哥又找我借钱了，说是欠了信用卡三万多", now=1000.0)
+    process(services, "上次跟你说的我表哥欠钱那个事你就当没听到哈", now=2000.0)
+    assert not [m.content for m in services.memories.list_items(episodes=True) if "信用卡" in m.content]

@@ -161,6 +161,9 @@ def _topics(text: str) -> set[str]:
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
 
 
+_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|上次|之前|刚才|昨天|那天)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
+                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$")
+"""The frame of a Chinese forget topic: when it was said, and "that matter"."""
 PER_PERSON = frozenset({"name", "birthday"})
 """Single-valued slots that are one per person, not one per user: a new value replaces only the same person's."""
 
@@ -467,6 +470,17 @@ class MemoryWriter:
             reports.append(scrub_phrase(self.memories.db, topic))  # the messages that named it, the request too
         return reports
 
+    def _story(self, part: str, names: list[str]) -> set[int]:
+        """What names the person of a story *and* one of the story's other words: "Luke's getting made
+        redundant from the mill" for "Luke losing his job at the mill", not "Luke's 35th today"."""
+        named = set(query_terms(" ".join(names)))
+        others = set(query_terms(part)) - named
+        found = set()
+        for name in names:
+            hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
+            found |= {m.id for m in hits.values() if others & set(search_terms(m.content))}
+        return found
+
     def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
         """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
         must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
@@ -479,13 +493,15 @@ class MemoryWriter:
         for part in topic_parts(topic):
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
             names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
-            if len(query_terms(part)) > len(names) + 1:
-                names = []  # "Esteban's money trouble": the trouble, not everything said about Esteban
+            if len(query_terms(part)) > len(names) + 1:  # "Luke losing his job": the story, not all about Luke
+                found |= self._story(part, names)
+                names = []
             for name in names:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
             if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
-                for memory in self.memories.many([i for i, _ in self.memories.keyword(part, 50)]).values():
-                    if keyword_overlap(part, memory.content) >= 0.5:
+                core = _CN_TOPIC_FRAME.sub("", part) or part  # "前两天说我弟欠钱那个事" → "我弟欠钱"
+                for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
+                    if keyword_overlap(core, memory.content) >= 0.5:
                         found.add(memory.id)
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
