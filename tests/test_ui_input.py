@@ -68,7 +68,9 @@ def bubbles(app) -> list[tuple[str, bool]]:
 
 
 async def test_enter_while_a_reply_streams_queues_the_message_and_sends_it_after(settings):
-    app = make_app(settings, [LONG_REPLY, "Second answer."], delay=0.01)
+    # the reply streams for ~5 s: typing must land while it runs, even when a background pre-warm or a
+    # loaded machine slows the event loop
+    app = make_app(settings, [LONG_REPLY, "Second answer."], delay=0.04)
     async with app.run_test(size=(120, 40)) as pilot:
         await streaming_reply(pilot, app)
         prompt = app.chat.query_one(PromptInput)
@@ -105,7 +107,7 @@ async def test_escape_stops_only_the_reply_and_the_queued_message_follows(settin
 
 
 async def test_up_in_the_empty_box_takes_the_queued_message_back(settings):
-    app = make_app(settings, [LONG_REPLY], delay=0.02)
+    app = make_app(settings, [LONG_REPLY], delay=0.05)  # long enough to queue two messages on a slow machine
     async with app.run_test(size=(120, 40)) as pilot:
         await streaming_reply(pilot, app)
         await type_text(pilot, "first thought")
