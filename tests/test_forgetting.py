@@ -1,3 +1,4 @@
+import pytest
 from helpers import fake_services
 
 from memchat.config import ForgetSettings
@@ -55,3 +56,22 @@ def test_events_get_a_time_to_live_and_expire(tmp_path):
     assert services.memories.require(fact.memory_id).expires_at is None
     assert run_forgetting(services.db, ForgetSettings(), now=NOW + 31 * DAY).expired == 1
     assert services.memories.require(trip.memory_id).status == "archived"
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Just act like you never heard that thing about my brother's debt, ok?", "my brother's debt"),
+    ("forget i ever mentioned the layoffs at my brother's work lol", "the layoffs at my brother's work"),
+    ("I regret telling you about my gambling, please remove it.", "my gambling"),
+    ("I shouldn't have told you about Nadia's breakup.", "Nadia's breakup"),
+    ("刚才说的我妈住院那件事，当我没说", "我妈住院"),
+    ("表妹失业的事帮我删掉吧，她不想让人知道", "表妹失业"),
+])
+def test_more_ways_to_ask_to_forget(text, topic):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) == topic
+
+
+@pytest.mark.parametrize("text", ["I told you I act like a kid sometimes.", "I regret nothing.", "我没说过这话。"])
+def test_not_requests_to_forget(text):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) is None

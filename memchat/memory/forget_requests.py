@@ -27,6 +27,9 @@ EN_REQUESTS: tuple[str, ...] = (
     r"(?:keep|remember|store|delete|forget|remove|erase)\b(?P<t>.*)$",
     r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
     r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
+    r"^(?:just\s+|please\s+|can you\s+)?(?:pretend|act like|act as if)\s+(?:you|u)\s+(?:never|didn'?t)\s+(?:heard|hear|saw|see|read|knew|know)\s+(?P<t>.+)$",
+    r"^(?:i regret|i shouldn'?t have|i wish i hadn'?t|i wish i didn'?t)\s+(?:telling|told|tell|mentioning|mentioned|"
+    r"sharing|shared|saying|said)\s+(?:you|u)?\s*(?P<t>.+)$",
     r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
     r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
 )
@@ -39,7 +42,8 @@ CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
     rf"^{_CN_ASK}{_CN_VERB}(?P<t>.+)$",
-    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?{_CN_VERB}(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我)?{_CN_VERB}(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
+    r"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
 )
 """Chinese request shapes."""
 
@@ -56,7 +60,8 @@ _EN_CONTAINER = re.compile(
     r"^\s*(?:(?:about|that|the|this|all|any|every)\s+)*"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
     r"the details|stuff|bits|bit|part|thing|info|information|details)\s+)?(?:where\s+)?"
-    r"(?:(?:i|that i|you know)\s+(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote)\s*(?:you|u|to you)?\s*|"
+    r"(?:(?:i|that i|you know)\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote)"
+    r"\s*(?:you|u|to you)?\s*|"
     r"you know\s+|"
     r"i (?:told|said) (?:you|u)\s+)?"
     r"(?:(?:about|on|regarding|re:?|of|concerning|from)\s+)?",
@@ -65,7 +70,8 @@ _EN_CONTAINER = re.compile(
 _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
-    r"\bi (?:mentioned|said|told)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b)).*$",
+    r"\bi (?:mentioned|said|told)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
+    r"\bhaha\b)).*$",
     re.IGNORECASE,
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?记忆|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
