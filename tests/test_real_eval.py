@@ -21,12 +21,14 @@ from memeval.run import OFFSETS  # noqa: E402
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
 
-FLOORS = {  # measured on the test split without model labels, minus a margin
-    "hit@5 overall": 0.72,
-    "never": 0.70,
-    "temporal selected": 0.80,
-    "fact recall": 0.65,
-    "precision": 0.80,
+FLOORS = {  # measured on the test split without model labels (README, "Evaluation"), minus a margin
+    "hit@5 overall": 0.77,   # measured 0.82
+    "selected overall": 0.58,  # measured 0.64
+    "never": 0.75,           # measured 0.81
+    "temporal selected": 0.90,  # measured 0.97
+    "fact recall": 0.72,     # measured 0.77
+    "precision": 0.80,       # measured 0.86
+    "forget": 0.85,          # measured 0.92
 }
 
 
@@ -52,6 +54,7 @@ def test_memchat_finds_at_least_what_plain_retrieval_finds(result):
             assert mine[category]["hit"] >= base[category]["hit"] - 0.03, (offset, category)
         assert mine["overall"]["hit"] >= 1.05 * base["overall"]["hit"], offset
         assert mine["overall"]["hit"] >= FLOORS["hit@5 overall"]
+        assert mine["overall"]["selected"] >= FLOORS["selected overall"]
 
 
 def test_unrelated_questions_recall_nothing_and_events_keep_their_dates(result):
@@ -72,5 +75,5 @@ def test_forgotten_topics_secrets_and_chit_chat_stay_out(result):
     assert mine["secret"]["selected"] == 1.0, [f for f in result["failures"] if f["category"] == "secret"]
     # issue 7's target is 1.0; measured 0.75 (a forget request naming a topic in other words than
     # the statement used, e.g. "my salary" for "they're paying 9,500 a month", is not reached yet)
-    assert mine["forget"]["selected"] >= 0.7, [f for f in result["failures"] if f["category"] == "forget"]
+    assert mine["forget"]["selected"] >= FLOORS["forget"], [f for f in result["failures"] if f["category"] == "forget"]
     assert result["noise_stored"] <= 2, result["noise_examples"]
