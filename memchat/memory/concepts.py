@@ -151,8 +151,9 @@ CONCEPTS = {name: _Concept(name, parent, words) for name, parent, words in _ENTR
 _WORDS = {name: tuple(words.split("|")) for name, _, words in _ENTRIES}
 _PHRASE_WORDS = {name: frozenset(stem(w) for word in words if " " in word for w in word.split()) for name, words in
                  _WORDS.items()}
-_FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
-FAMILY_WORDS = _FAMILY - {"family"}
+FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
+"""The family concepts: the words above every particular relation (mother, son, husband…)."""
+FAMILY_WORDS = FAMILY - {"family"}
 """Family words one step above a particular relation: "our kids" names the son too."""
 
 
@@ -185,7 +186,7 @@ def meets(asked: str, said: str) -> bool:
     kids"; "family" is too broad to name anyone)."""
     if asked == said or asked in ancestors(said):
         return True
-    return said in _FAMILY and said != "family" and said == CONCEPTS[asked].parent
+    return said in FAMILY_WORDS and said == CONCEPTS[asked].parent
 
 
 def concept_overlap(asked: frozenset[str], said: frozenset[str]) -> set[str]:
@@ -207,15 +208,6 @@ def index_words(name: str, *, own: bool = False) -> list[str]:
 
 def _with_descendants(name: str) -> list[str]:
     return [name, *[c for c in CONCEPTS if name in ancestors(c)]]
-
-
-def concept_words(name: str) -> list[str]:
-    """Index terms for a concept and every concept below it: English stems and Chinese words."""
-    names = [name, *[c for c in CONCEPTS if name in ancestors(c)]]
-    parent = CONCEPTS[name].parent
-    if parent in _FAMILY and parent != "family":
-        names.append(parent)
-    return list(dict.fromkeys(w for n in names for w in _WORDS[n] if " " not in w))
 
 
 def covers(name: str, term: str) -> bool:

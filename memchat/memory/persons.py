@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memchat.memory.concepts import ancestors, concepts_in
+from memchat.memory.concepts import FAMILY, ancestors, concepts_in
 
 _THE_USER = re.compile(
     r"\bmy (?:birthday|name|full name|surname|nickname)\b|\bi was born\b|\bcall me\b|\bi'?m called\b|"
@@ -24,7 +24,8 @@ _NOT_NAMES = frozenset({"The", "User", "My", "Our", "His", "Her", "Their", "Its"
                         "Mom", "Dad", "January", "February", "March", "April", "May", "June", "July", "August",
                         "September", "October", "November", "December", "Monday", "Tuesday", "Wednesday",
                         "Thursday", "Friday", "Saturday", "Sunday"})
-_FAMILY_ROOTS = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
+PER_PERSON = frozenset({"name", "birthday"})
+"""Single-valued slots that are one per person, not one per user: a new value replaces only the same person's."""
 
 
 def _a_name_here(text: str, match: re.Match[str]) -> bool:
@@ -41,7 +42,7 @@ def person_of(text: str) -> str | None:
     names = [m.group(1) for m in _NAMED.finditer(text) if m.group(1) not in _NOT_NAMES and _a_name_here(text, m)]
     if names:
         return names[0].lower()
-    family = [c for c in concepts_in(text) if c in _FAMILY_ROOTS or _FAMILY_ROOTS & set(ancestors(c))]
+    family = [c for c in concepts_in(text) if c in FAMILY or FAMILY & set(ancestors(c))]
     if family:
         return max(family, key=lambda c: len(ancestors(c)))  # the most particular: "husband", not "spouse"
     return None

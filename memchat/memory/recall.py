@@ -25,6 +25,7 @@ from memchat.config import RecallSettings
 from memchat.memory.concepts import CONCEPTS, FAMILY_WORDS, ancestors, concept_key, concepts_in, index_words, near_miss
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
+from memchat.memory.persons import PER_PERSON
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import SLOTS, slots_asked
@@ -34,7 +35,7 @@ from memchat.types import Candidate, Memory
 
 MIN_BACKGROUND = 12
 """Fewer neighbours than this (a young store) and the background gate is off."""
-SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - {"name", "birthday"}
+SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - PER_PERSON
 """Slots with one current value for the user (home, employer, manager…): a later statement replaces an
 earlier one. Not names and birthdays: those are one per *person*, and a typed memory's subject does not
 always tell whose ("my wife's birthday", "豆豆生日")."""

@@ -38,6 +38,7 @@ from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, with_relation
+from memchat.memory.persons import PER_PERSON
 from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
@@ -164,8 +165,6 @@ def _topics(text: str) -> set[str]:
 _CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|上次|之前|刚才|昨天|那天)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
                              r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$")
 """The frame of a Chinese forget topic: when it was said, and "that matter"."""
-PER_PERSON = frozenset({"name", "birthday"})
-"""Single-valued slots that are one per person, not one per user: a new value replaces only the same person's."""
 
 
 def _same_person(old: str, new: str) -> bool:
