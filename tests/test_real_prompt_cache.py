@@ -10,19 +10,31 @@ from memchat.types import PromptAssembled
 pytestmark = pytest.mark.real
 
 
-def test_after_a_prewarm_a_reply_reads_only_its_notes_recall_and_message(tmp_path, real_engines):
+def warm_conversation(tmp_path, real_engines, *said: str):
+    """A conversation that pre-warms after its turns, with `said` already sent (each turn settled)."""
     engine, embedder = real_engines
     settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "kv.db")},
                              environ={"MEMCHAT_BUDGET_RESERVED_OUTPUT": "24"})
     conversation = open_conversation(build_services(settings, engine=engine, embedder=embedder), "kv")
     conversation.prewarm_after_turns = True
-    conversation.run_turn("My name is Ana and I live in Porto with my dog Pixel.")
-    conversation.settle()
+    for text in said:
+        conversation.run_turn(text)
+        conversation.settle()
+    return conversation
+
+
+def sent(conversation, text):
+    """Run a turn; its finished event and the prompt it sent."""
     prompts: list[PromptAssembled] = []
-    finished = conversation.run_turn("From now on answer briefly. Where do I live?",
-                                     emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
+    finished = conversation.run_turn(text, emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
     conversation.settle()
-    messages = prompts[-1].messages
+    return finished, prompts[-1].messages
+
+
+def test_after_a_prewarm_a_reply_reads_only_its_notes_recall_and_message(tmp_path, real_engines):
+    engine = real_engines[0]
+    conversation = warm_conversation(tmp_path, real_engines, "My name is Ana and I live in Porto with my dog Pixel.")
+    finished, messages = sent(conversation, "From now on answer briefly. Where do I live?")
     # the per-turn blocks (the new note, recalled memories: a system message each) and the message
     tail = 1 + next(i for i, m in enumerate(reversed(messages[:-1])) if m.role != "system")
     assert tail == 3
@@ -34,21 +46,13 @@ def test_after_a_prewarm_a_reply_reads_only_its_notes_recall_and_message(tmp_pat
 
 
 def test_after_a_draft_prewarm_a_reply_reads_only_its_message(tmp_path, real_engines):
-    engine, embedder = real_engines
-    settings = load_settings(tmp_path / "none.toml", {"db": str(tmp_path / "kv.db")},
-                             environ={"MEMCHAT_BUDGET_RESERVED_OUTPUT": "24"})
-    conversation = open_conversation(build_services(settings, engine=engine, embedder=embedder), "kv")
-    conversation.prewarm_after_turns = True
-    for text in ("My name is Ana and I live in Porto with my dog Pixel.", "From now on answer briefly."):
-        conversation.run_turn(text)
-        conversation.settle()
+    engine = real_engines[0]
+    conversation = warm_conversation(tmp_path, real_engines, "My name is Ana and I live in Porto with my dog Pixel.",
+                                     "From now on answer briefly.")
     text = "What is my dog called, and where do I live?"
     conversation.prewarm_draft(text)
     conversation.settle()
-    prompts: list[PromptAssembled] = []
-    finished = conversation.run_turn(text, emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
-    conversation.settle()
-    messages = prompts[-1].messages
+    finished, messages = sent(conversation, text)
     assert messages[-2].role == "system" and "Pixel" in messages[-2].content  # recalled: warmed while "typing"
     message_part = engine.count_messages(messages) - engine.count_messages(messages[:-1])
     reused, read = finished.timings.prompt_reused, finished.timings.prompt_evaluated
