@@ -163,7 +163,8 @@ class Candidate:
     group: int = 0
     """Which part of a compound question it answers best (0: the whole question)."""
     mismatch: str = ""
-    """A near miss: the question names one thing, the memory another of the same kind ("about dog, not cat")."""
+    """Why the memory cannot answer whatever its relevance: a near miss ("near miss: about dog, not cat") or a
+    question about something never mentioned ("never mentioned: cat")."""
 
 
 @dataclass

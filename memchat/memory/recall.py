@@ -107,7 +107,7 @@ the lexicon's words to mean they were never mentioned; people, animals and thing
 def _near_miss(texts: list[str], content: str) -> str:
     """A near miss for the question and for each of its parts, or "" when one of them it is not."""
     misses = [near_miss(text, content) for text in texts]
-    return "" if "" in misses else misses[0]
+    return "" if "" in misses else f"near miss: {misses[0]}"
 
 
 def history_episodes(candidates: list[Candidate], children: dict[int, list[Memory]], asked: list[str],

@@ -191,7 +191,7 @@ def _reject_reason(memory: Memory, value: float, best: float, background: float,
     if memory.pinned:
         return None
     if mismatch:
-        return f"near miss: {mismatch}"
+        return mismatch
     if value < settings.floor:
         return f"below floor ({value:.3f} < {settings.floor:g})"
     if value - background < settings.min_lift:
