@@ -109,6 +109,9 @@ def test_questions_find_their_slots_and_compound_questions_split():
     assert "pet" not in slots_asked("What's my cat called?"), "a near miss must not ask for the dog"
     assert sub_queries("Where do I live and who do I work for?") == ["Where do I live", "who do I work for"]
     assert sub_queries("Do I like rock and roll?") == []
+    # "<someone> and I/me" is one subject, not two questions
+    assert sub_queries("Did Lena and I ever talk about cycling?") == []
+    assert sub_queries("Where did my sister and me go in May?") == []
 
 
 def test_a_long_message_becomes_windows_that_read_on_their_own():

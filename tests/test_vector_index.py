@@ -70,3 +70,25 @@ def test_the_copy_grows_without_losing_rows(tmp_path):
             index.nearest(services.embedder.embed(["item"])[0], 1)
     found = index.nearest(services.embedder.embed(["thing149"])[0], 150)
     assert len(index) == 150 and sorted(i for i, _ in found) == ids
+
+
+def test_stored_vectors_come_from_the_copy_and_match_sqlite_vec(tmp_path):
+    services = fake_services(tmp_path)
+    ids = [_add(services, text).id for text in TEXTS[:5]]
+    services.memories.purge(ids[1])
+    found = services.memories.vectors([ids[0], ids[1], ids[4], 999])
+    assert set(found) == {ids[0], ids[4]}  # a purged id and an unknown one have none
+    for memory_id, vector in found.items():
+        blob = services.db.scalar("SELECT embedding FROM memories_vec WHERE rowid = ?", (memory_id,))
+        stored = np.frombuffer(blob, dtype=np.float32)
+        assert np.allclose(vector, stored / np.linalg.norm(stored), atol=1e-6)
+
+
+def test_several_queries_in_one_pass_find_what_each_finds_alone(tmp_path):
+    services = fake_services(tmp_path)
+    for text in TEXTS:
+        _add(services, text)
+    queries = [services.embedder.embed([q])[0] for q in ("tea on Monday", "who cooks fish", "bread weekends")]
+    queries.append([0.0] * services.embedder.dim)  # a zero vector finds nothing, in a batch too
+    each = services.memories.knn_each(queries, 7)
+    assert each[:3] == [services.memories.knn(q, 7) for q in queries[:3]] and each[3] == []

@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -286,6 +287,10 @@ class LlamaChatEngine:
         return result["choices"][0]["text"]
 
 
+RECENT_EMBEDDINGS = 64
+"""Texts whose vectors the embedder keeps (a turn embeds a message and its parts, a few times)."""
+
+
 class LlamaEmbedder:
     """Sentence embeddings from a BERT-style GGUF (pooling as the GGUF declares it), L2-normalised."""
 
@@ -304,6 +309,7 @@ class LlamaEmbedder:
         )
         self.name = path.stem
         self.dim = int(self._llm.n_embd())
+        self._recent: OrderedDict[str, tuple[float, ...]] = OrderedDict()
         unknown = self._llm.tokenize(b"[UNK]", add_bos=False, special=True)
         self._unk = unknown[0] if len(unknown) == 1 else None
 
@@ -319,10 +325,24 @@ class LlamaEmbedder:
         return 1.0 - sum(t == self._unk for t in tokens) / max(1, len(tokens))
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit vectors, in order. The last few texts' vectors are kept: recall embeds the draft while
+        the user types (pre-warm) and the same text again when it is sent."""
         vectors: list[list[float]] = []
         with self._lock:
             for text in texts:
-                raw = np.asarray(self._llm.embed(text or " ", truncate=True), dtype=np.float32)
-                norm = float(np.linalg.norm(raw)) or 1.0
-                vectors.append((raw / norm).tolist())
+                cached = self._recent.get(text)
+                if cached is None:
+                    raw = np.asarray(self._llm.embed(text or " ", truncate=True), dtype=np.float32)
+                    norm = float(np.linalg.norm(raw)) or 1.0
+                    cached = tuple((raw / norm).tolist())
+                    self._recent[text] = cached
+                    while len(self._recent) > RECENT_EMBEDDINGS:
+                        self._recent.popitem(last=False)
+                self._recent.move_to_end(text)
+                vectors.append(list(cached))
         return vectors
+
+    def forget_recent(self) -> None:
+        """Drop the kept vectors (a benchmark timing the embedding itself)."""
+        with self._lock:
+            self._recent.clear()

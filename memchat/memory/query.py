@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-_SPLIT = re.compile(r"\s*(?:,?\s+\band\b\s+|\s*&\s*|[,，、;；]\s*(?:and\s+)?|和|以及|还有|跟)\s*", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:,?\s+\band\b(?!\s+(?:I|me)\b)\s+|\s*&\s*|[,，、;；]\s*(?:and\s+)?|和|以及|还有|跟)\s*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u3400-\u9fff]")
 
 

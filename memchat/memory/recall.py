@@ -29,7 +29,7 @@ from memchat.memory.persons import PER_PERSON
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import SLOTS, slots_asked
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms, term_set
 from memchat.memory.timeexpr import asks_when, query_months
 from memchat.types import Candidate, Memory
 
@@ -157,7 +157,7 @@ def says_it_all(typed: str, episode: str, share: float = 0.6) -> bool:
     """Whether a typed memory carries most of what its episode says: most of the episode's words
     (or Chinese bigrams) are in it. A clause distilled from a long message does not stand for it."""
     words = {t for t in search_terms(episode, drop_stopwords=True) if not is_single_cjk(t)}
-    return not words or len(words & set(search_terms(typed))) >= share * len(words)
+    return not words or len(words & term_set(typed)) >= share * len(words)
 
 
 def same_statements(candidates: list[Candidate]) -> dict[int, int]:
@@ -207,8 +207,8 @@ class Recaller:
         routes: dict[int, list[str]] = {}
         similarity: dict[int, float] = {}
         group: dict[int, int] = {}
-        for index, query_vector in enumerate(vectors):
-            for memory_id, sim in self.memories.knn(query_vector, settings.knn_k):
+        for index, neighbours in enumerate(self.memories.knn_each(vectors, settings.knn_k) if vectors else []):
+            for memory_id, sim in neighbours:
                 if "vector" not in routes.setdefault(memory_id, []):
                     routes[memory_id].append("vector")
                 if sim > similarity.get(memory_id, -1.0):
@@ -231,8 +231,8 @@ class Recaller:
         missing = [i for i in found if i not in similarity]
         if missing and vectors:
             matrix = np.asarray(vectors, dtype=np.float32)
-            for memory_id, blob in self.memories.vectors(missing).items():
-                sims = matrix @ np.frombuffer(blob, dtype=np.float32)
+            for memory_id, stored in self.memories.vectors(missing).items():
+                sims = matrix @ stored
                 similarity[memory_id], group[memory_id] = float(sims.max()), int(sims.argmax())
 
         semantic = self.memories.embedder.coverage(query) >= settings.min_coverage

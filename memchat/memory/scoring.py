@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from memchat.config import RecallSettings
 from memchat.memory.concepts import concept_key, concept_overlap, concepts_in, covers
-from memchat.memory.terms import is_single_cjk, query_terms, search_terms
+from memchat.memory.terms import is_single_cjk, query_terms, term_set
 from memchat.types import Candidate, Memory, Signals, memory_line
 
 DAY = 86_400.0
@@ -56,7 +56,7 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     if not wanted:
         return 0.0
     weights = weights or {}
-    present = set(search_terms(content))
+    present = term_set(content)
     asked = concepts_in(query)
     met = concept_overlap(asked, concepts_in(content)) if asked else set()
     units: list[tuple[float, bool]] = []  # (weight, present) of each word-family term or concept

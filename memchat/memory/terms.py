@@ -13,6 +13,7 @@ scores. Pure functions.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _PIECES = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
@@ -76,7 +77,19 @@ def search_terms(text: str, *, drop_stopwords: bool = False) -> list[str]:
 
 def query_terms(text: str) -> list[str]:
     """The meaningful, de-duplicated terms of a query."""
-    return list(dict.fromkeys(search_terms(QUESTION_FRAMES.sub(" ", text), drop_stopwords=True)))
+    return list(_query_terms(text))
+
+
+@lru_cache(maxsize=1024)
+def _query_terms(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(search_terms(QUESTION_FRAMES.sub(" ", text), drop_stopwords=True)))
+
+
+@lru_cache(maxsize=16384)
+def term_set(text: str) -> frozenset[str]:
+    """The index terms of a stored text, as a set: recall compares every candidate's with the query's,
+    and the same memories come back turn after turn."""
+    return frozenset(search_terms(text))
 
 
 def index_text(text: str) -> str:
