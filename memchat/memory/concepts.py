@@ -223,6 +223,8 @@ def near_miss(query: str, content: str) -> str:
     """"about a dog, not a cat": the question names a particular thing (a concept with a parent) and the
     memory names another thing of the same kind but not it. Empty when there is no such conflict."""
     asked = concepts_in(query)
+    if not any(CONCEPTS[a].parent for a in asked):
+        return ""  # nothing particular asked: no memory can name the wrong one (and its text need not be read)
     said = concepts_in(content)
     met = concept_overlap(asked, said)
     for a in sorted(asked):

@@ -27,6 +27,9 @@ from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, 
 _FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confidence", "created_at", "updated_at", "last_access_at", "access_count", "source_session", "source_message", "status", "pinned", "expires_at", "superseded_by", "event_at", "event_text", "event_grain", "origin_id"]
 
 
+_COLUMNS = ", ".join(_FIELDS)  # what a Memory holds: not the index terms, which only FTS reads
+
+
 def _memory(row: Row) -> Memory:
     values = {name: row[name] for name in _FIELDS}
     values["pinned"] = bool(values["pinned"])
@@ -194,7 +197,8 @@ class MemoryStore:
         if not memory_ids:
             return {}
         marks = ",".join("?" * len(memory_ids))
-        return {r["id"]: _memory(r) for r in self.db.rows(f"SELECT * FROM memories WHERE id IN ({marks})", list(memory_ids))}
+        return {r["id"]: _memory(r) for r in self.db.rows(f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks})",
+                                                          list(memory_ids))}
 
     def list_items(
         self, *, statuses: Sequence[str] = ("active",), kind: str | None = None, limit: int = 10_000,

@@ -20,6 +20,7 @@ band below it, within the recalled-memory token share. Each candidate keeps its 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -52,24 +53,15 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     its words or a narrower concept's in the content ("husband", "猫"; see `concepts`); the
     query's own words for it count through the concept, not again on their own.
     """
-    wanted = set(query_terms(query))
-    if not wanted:
+    asked, concept_units, words, singles = _query_units(query)
+    if not concept_units and not words and not singles:
         return 0.0
     weights = weights or {}
     present = term_set(content)
-    asked = concepts_in(query)
     met = concept_overlap(asked, concepts_in(content)) if asked else set()
-    units: list[tuple[float, bool]] = []  # (weight, present) of each word-family term or concept
-    for name in asked:
-        words = {t for t in wanted if covers(name, t)}
-        if not words:
-            continue
-        wanted -= words
-        spelled = {t for t in words if not is_single_cjk(t)}  # one shared character is not the word
-        weight = weights.get(concept_key(name), max(weights.get(t, 1.0) for t in words))
-        units.append((weight, name in met or bool(spelled & present)))
-    singles = {t for t in wanted if is_single_cjk(t)}
-    units.extend((weights.get(t, 1.0), t in present) for t in wanted - singles)
+    units = [(weights.get(concept_key(name), max(weights.get(t, 1.0) for t in spoken)), name in met or bool(spelled & present))
+             for name, spoken, spelled in concept_units]
+    units.extend((weights.get(t, 1.0), t in present) for t in words)
 
     def share(family: list[tuple[float, bool]]) -> float:
         total = sum(w for w, _ in family)
@@ -79,6 +71,25 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     if sum(hit for _, hit in single_units) < 2:  # a single shared character is chance
         single_units = []
     return max(share(units) if units else 0.0, 0.5 * share(single_units) if single_units else 0.0)
+
+
+@lru_cache(maxsize=256)
+def _query_units(query: str) -> tuple[frozenset[str], tuple[tuple[str, frozenset[str], frozenset[str]], ...],
+                                      tuple[str, ...], tuple[str, ...]]:
+    """What `keyword_overlap` looks for, worked out once per query (recall scores dozens of memories
+    against it): the concepts asked, each with the query's words for it and those of them that spell
+    the word (not one CJK character); the remaining words; the remaining single CJK characters."""
+    wanted = set(query_terms(query))
+    asked = concepts_in(query)
+    concept_units = []
+    for name in sorted(asked):
+        spoken = frozenset(t for t in wanted if covers(name, t))
+        if not spoken:
+            continue
+        wanted -= spoken
+        concept_units.append((name, spoken, frozenset(t for t in spoken if not is_single_cjk(t))))
+    singles = tuple(sorted(t for t in wanted if is_single_cjk(t)))
+    return asked, tuple(concept_units), tuple(sorted(wanted - set(singles))), singles
 
 
 def signals_for(

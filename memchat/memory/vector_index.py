@@ -25,6 +25,25 @@ from memchat.memory.store import Database
 _CHUNK = 500  # ids per `rowid IN (…)` lookup
 
 
+_BLOCK = 2048
+"""Rows per block when several queries share a pass: small enough to stay in cache for the next query,
+large enough that OpenBLAS still splits the product over its threads (it stops below ~2k rows)."""
+
+
+def _products(matrix: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """queries × rows cosine products. For several queries, a block at a time: OpenBLAS's product with a
+    thin second matrix (3 columns) is slower than three matrix-vector products (17 ms vs 15 at 100k
+    rows); blocks read the matrix from memory once (9 ms for three)."""
+    if len(queries) == 1:
+        return (matrix @ queries[0])[None, :]
+    out = np.empty((len(queries), len(matrix)), dtype=np.float32)
+    for start in range(0, len(matrix), _BLOCK):
+        block = matrix[start:start + _BLOCK]
+        for row, query in enumerate(queries):
+            np.dot(block, query, out=out[row, start:start + len(block)])
+    return out
+
+
 def bump_epoch(db: Database) -> None:
     """Tell every copy that a stored vector changed or went (call inside the changing transaction)."""
     db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_epoch'")
@@ -49,19 +68,18 @@ class VectorIndex:
         return self.nearest_each([vector], k)[0]
 
     def nearest_each(self, vectors: Sequence[Sequence[float]], k: int) -> list[list[tuple[int, float]]]:
-        """`nearest` for several queries (a question and its parts) in one pass over the matrix: the
-        product is bound by reading the matrix, so three queries cost about what one does."""
+        """`nearest` for several queries (a question and its parts), reading the matrix once."""
         queries = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), self.dim)
         norms = np.linalg.norm(queries, axis=1)
         with self._lock:
             self._sync()
             if not self._count or k <= 0 or not len(queries):
                 return [[] for _ in vectors]
-            similarities = self._matrix[:self._count] @ (queries / np.where(norms == 0.0, 1.0, norms)[:, None]).T
+            similarities = _products(self._matrix[:self._count], queries / np.where(norms == 0.0, 1.0, norms)[:, None])
             ids = self._ids[:self._count]
         k = min(k, self._count)
         found = []
-        for column, norm in zip(similarities.T, norms):
+        for column, norm in zip(similarities, norms):
             if norm == 0.0:
                 found.append([])
                 continue
