@@ -30,6 +30,11 @@ _FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confi
 _COLUMNS = ", ".join(_FIELDS)  # what a Memory holds: not the index terms, which only FTS reads
 
 
+def common_limit(total: int, share: float) -> int:
+    """Memories a word may be in before it is too common to search for (see `MemoryStore.common_terms`)."""
+    return max(200, min(int(total * share), COMMON_ROWS))
+
+
 def _memory(row: Row) -> Memory:
     values = {name: row[name] for name in _FIELDS}
     values["pinned"] = bool(values["pinned"])
@@ -329,22 +334,27 @@ class MemoryStore:
         if not terms:
             return set()
         total = int(self.db.scalar("SELECT COUNT(*) FROM memories"))
-        limit = max(200, min(int(total * share), COMMON_ROWS))
         rows = self.db.rows(
             "SELECT term FROM memories_fts_vocab WHERE term IN (SELECT value FROM json_each(?)) AND doc > ?",
-            (json.dumps(list(dict.fromkeys(terms))), limit),
+            (json.dumps(list(dict.fromkeys(terms))), common_limit(total, share)),
         )
         return {r["term"] for r in rows}
 
-    def keyword(self, query: str, k: int, *, every: bool = False, common_share: float = 0.05) -> list[tuple[int, float]]:
+    def keyword(self, query: str, k: int, *, every: bool = False, common_share: float = 0.05,
+                frequencies: tuple[int, dict[str, int]] | None = None) -> list[tuple[int, float]]:
         """(id, bm25 rank) of FTS matches (any term, or every term), best first; lower rank is better.
 
         With `every=False`, terms in more than `common_share` of the memories are left out of the
         query: they would match thousands of rows, all ranked low, at the cost of sorting them.
+        `frequencies` (from `term_frequencies`, for these terms) saves looking them up again.
         """
         terms = list(dict.fromkeys(query_terms(query)))[:MAX_KEYWORD_TERMS]
         if not every:
-            common = self.common_terms(terms, common_share)
+            if frequencies is None:
+                common = self.common_terms(terms, common_share)
+            else:
+                total, counts = frequencies
+                common = {t for t in terms if counts.get(t, 0) > common_limit(total, common_share)}
             terms = [t for t in terms if t not in common]
         if not terms:
             return []

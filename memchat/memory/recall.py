@@ -213,7 +213,8 @@ class Recaller:
                     routes[memory_id].append("vector")
                 if sim > similarity.get(memory_id, -1.0):
                     similarity[memory_id], group[memory_id] = sim, index
-        for memory_id, _rank in self.memories.keyword(query, settings.keyword_k):
+        weights, frequencies = self._idf(query)  # one look-up of the query's words serves FTS and IDF
+        for memory_id, _rank in self.memories.keyword(query, settings.keyword_k, frequencies=frequencies):
             routes.setdefault(memory_id, []).append("keyword")
         asked = slots_asked(query)
         person = asked_about(query)
@@ -240,7 +241,6 @@ class Recaller:
         # memories (a new user's store) is no background, just the memories themselves.
         enough = len(similarity) >= MIN_BACKGROUND
         background = statistics.median(similarity.values()) if semantic and enough else 0.0
-        weights = self._idf(query)
         texts = [query, *parts]
         unheard = "" if parts else never_told(query, weights)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
@@ -275,8 +275,9 @@ class Recaller:
         done = time.perf_counter()
         return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000, background)
 
-    def _idf(self, query: str) -> dict[str, float]:
-        """IDF weights of the query's terms and concepts. A word or concept no memory contains weighs most:
+    def _idf(self, query: str) -> tuple[dict[str, float], tuple[int, dict[str, int]]]:
+        """IDF weights of the query's terms and concepts, and the counts they came from (rows, {term: rows
+        containing it}), which FTS reuses. A word or concept no memory contains weighs most:
         the store was never told about it ("my cat?" with no cat anywhere). The exception is a Chinese
         bigram whose two characters are both known: unseen, it is most likely the edges of two words
         ("时候应该" gives "候应"), so it weighs nothing."""
@@ -299,4 +300,4 @@ class Recaller:
         for name, words in concepts.items():
             seen = max((frequencies.get(w, 0) for w in words), default=0)
             weights[concept_key(name)] = idf(seen, total) if seen else UNSEEN_WEIGHT
-        return weights
+        return weights, (total, frequencies)

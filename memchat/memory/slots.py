@@ -289,18 +289,22 @@ def slot_of(clause: str) -> Slot | None:
     return next((s for s in SLOTS if s.matches(clause)), None)
 
 
+def _asks_pattern(asks: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for a slot's question words: a phrase or a Chinese word anywhere, an English word as
+    the start of a word ("pet" meets "pets")."""
+    if not asks:
+        return None
+    return re.compile("|".join(re.escape(a) if " " in a or not a.isascii() else rf"(?<![a-z]){re.escape(a)}"
+                               for a in asks))
+
+
+_ASKS = tuple((slot.name, _asks_pattern(slot.asks)) for slot in SLOTS)
+
+
 def slots_asked(question: str) -> list[str]:
     """The slots a question asks for ("Where do I live?" → ["home"])."""
     lowered = question.lower()
-    words = set(re.findall(r"[a-z]+", lowered))
-    found = []
-    for slot in SLOTS:
-        for ask in slot.asks:
-            if (" " in ask and ask in lowered) or any(w.startswith(ask) for w in words) or (
-                    not ask.isascii() and ask in question):
-                found.append(slot.name)
-                break
-    return found
+    return [name for name, pattern in _ASKS if pattern is not None and pattern.search(lowered)]
 
 
 def embedding_text(attribute: str, content: str) -> str:
