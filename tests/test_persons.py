@@ -1,8 +1,10 @@
 """Whose name or birthday a statement gives: one per person, never one per user. Pure."""
 
+from datetime import datetime
+
 import pytest
 
-from memchat.memory.persons import person_of, same_person
+from memchat.memory.persons import person_of, restates, same_person
 
 
 @pytest.mark.parametrize(("text", "person"), [
@@ -25,3 +27,11 @@ def test_two_peoples_birthdays_do_not_replace_each_other():
     assert not same_person("Bram's birthday is 2 June.", "His birthday is 3 June."), "unknown: nothing replaced"
     assert same_person("My birthday is 3 May.", "Actually my birthday is 4 May.")
     assert same_person("Bram's birthday is 2 June.", "Sorry, Bram's birthday is 3 June.")
+
+
+def test_the_same_day_again_is_a_restatement_not_a_change():
+    may_18 = datetime(2026, 5, 18, 12).timestamp()
+    assert restates(datetime(2025, 5, 18, 9).timestamp(), may_18, "birthday"), "any year: a birthday is a day"
+    assert not restates(datetime(2025, 5, 19).timestamp(), may_18, "birthday")
+    assert not restates(None, may_18, "birthday")
+    assert not restates(may_18, may_18, "name")

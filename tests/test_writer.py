@@ -1,6 +1,7 @@
 """The write path with the fake engine: dedupe, supersede, pending, corrections, secrets, chit-chat, forget."""
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,14 @@ def test_birthdays_are_one_per_person(tmp_path):
     bram = [m for m in services.memories.list_items(statuses=("active", "superseded")) if "Bram" in m.content
             and m.attribute == "birthday"]
     assert sorted(m.status for m in bram) == ["active", "superseded"], [(m.status, m.content) for m in bram]
+
+
+def test_a_birthday_said_again_on_the_day_keeps_the_statement_that_also_gave_her_name(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "我媳妇叫李芳，5月18号生日。", now=datetime(2026, 1, 10, 12).timestamp())
+    process(services, "昨天媳妇生日，带她去吃了顿日料。", now=datetime(2026, 5, 19, 12).timestamp())
+    named = [m for m in services.memories.list_items(statuses=("active", "superseded")) if "李芳" in m.content]
+    assert named and all(m.status == "active" for m in named), [(m.status, m.content) for m in named]
 
 
 def test_forgetting_a_story_takes_what_names_the_person_and_the_story_only(tmp_path):

@@ -10,6 +10,7 @@ the second must not replace the first. A statement says whose it is by "my"/"我
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from memchat.memory.concepts import FAMILY, ancestors, concepts_in
 
@@ -52,3 +53,12 @@ def same_person(old: str, new: str) -> bool:
     """Whether two name or birthday statements are about the same, known person."""
     person = person_of(new)
     return person is not None and person == person_of(old)
+
+
+def restates(old_date: float | None, new_date: float | None, attribute: str) -> bool:
+    """Whether a later birthday statement gives the same day as the earlier one ("昨天媳妇生日" on her
+    birthday): a restatement, not a change, so the earlier one — which may also carry her name —
+    stays current."""
+    if attribute != "birthday" or old_date is None or new_date is None:
+        return False
+    return datetime.fromtimestamp(old_date).strftime("%m-%d") == datetime.fromtimestamp(new_date).strftime("%m-%d")

@@ -25,7 +25,7 @@ from memchat.config import RecallSettings
 from memchat.memory.concepts import CONCEPTS, FAMILY_WORDS, ancestors, concept_key, concepts_in, index_words, near_miss
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
-from memchat.memory.persons import PER_PERSON
+from memchat.memory.persons import PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import SLOTS, slots_asked
@@ -129,17 +129,24 @@ def older_values(candidates: list[Candidate]) -> dict[int, int]:
     """A single-valued slot (home, employer, manager…) has one current value: when two active typed
     memories fill it for the same person, the later statement stands and the earlier is only history,
     even where the write path did not see the change (other wording, a different clause)."""
-    latest: dict[tuple[str, str], Candidate] = {}
-    for c in candidates:
-        memory = c.memory
+    def slot_of(memory: Memory) -> tuple[str, str, str | None] | None:
         if memory.is_episode or memory.status != "active" or memory.attribute not in SINGLE_VALUED:
-            continue
-        key = (memory.attribute, memory.subject)
-        if key not in latest or _said_at(memory) > _said_at(latest[key].memory):
+            return None
+        whose = person_of(memory.content) if memory.attribute in PER_PERSON else None  # a wife's, a son's birthday
+        return memory.attribute, memory.subject, whose
+
+    latest: dict[tuple[str, str, str | None], Candidate] = {}
+    for c in candidates:
+        key = slot_of(c.memory)
+        if key is not None and (key not in latest or _said_at(c.memory) > _said_at(latest[key].memory)):
             latest[key] = c
-    older = {c.memory.id: latest[(c.memory.attribute, c.memory.subject)].memory.id for c in candidates
-             if not c.memory.is_episode and c.memory.status == "active" and c.memory.attribute in SINGLE_VALUED
-             and not c.memory.pinned and latest[(c.memory.attribute, c.memory.subject)] is not c}
+    older = {}
+    for c in candidates:
+        key = slot_of(c.memory)
+        if key is None or c.memory.pinned or latest[key] is c:
+            continue
+        if not restates(c.memory.event_at, latest[key].memory.event_at, c.memory.attribute):
+            older[c.memory.id] = latest[key].memory.id
     current_origins = {c.memory.origin_id for c in latest.values()}
     by_id = {c.memory.id: c for c in candidates}
     for old_id, new_id in list(older.items()):  # the old wording, in the episode it came from

@@ -138,9 +138,18 @@ def split_clauses(sentence: str) -> list[str]:
         clauses.append(pieces[0])
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
-    clauses = [f"I {c[:1].lower()}{c[1:]}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
+    clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
     clauses = [_BEEN.sub("I've been ", c, count=1) for c in clauses]
     return _merge_short(clauses)
+
+
+def _lower_first(clause: str) -> str:
+    """A clause's first letter in lower case, to go on after "I" or a comma; a shouted word stays as it
+    was ("GOT IT!!!" must not become "gOT IT!!!")."""
+    word = clause.split(maxsplit=1)[0] if clause.strip() else ""
+    if len(word) > 1 and word.isupper():
+        return clause
+    return clause[:1].lower() + clause[1:]
 
 
 def _substantial(clause: str) -> bool:
@@ -154,8 +163,8 @@ def _merge_short(clauses: list[str]) -> list[str]:
     merged: list[str] = []
     for clause in clauses:
         if merged and (not _substantial(clause) or not _substantial(merged[-1])):
-            head = clause[:1] if re.match(r"I\b", clause) else clause[:1].lower()
-            merged[-1] = f"{merged[-1].rstrip(' ,')}, {head}{clause[1:]}"
+            rest = clause if re.match(r"I\b", clause) else _lower_first(clause)
+            merged[-1] = f"{merged[-1].rstrip(' ,')}, {rest}"
         else:
             merged.append(clause)
     return merged

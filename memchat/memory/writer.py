@@ -38,7 +38,7 @@ from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, with_relation
-from memchat.memory.persons import PER_PERSON
+from memchat.memory.persons import PER_PERSON, restates
 from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
@@ -385,8 +385,9 @@ class MemoryWriter:
             return []  # before the lookup: a many-valued slot ("likes") grows with every import
         same = self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
         if not many:
-            if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's
-                return [m for m in same if same_person_named(m.content, draft.content)]
+            if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's, nor by itself
+                return [m for m in same if same_person_named(m.content, draft.content)
+                        and not restates(m.event_at, draft.event_at, draft.attribute)]
             return [m for m in same if not _same_person(m.content, draft.content)] if draft.kind == "relation" else same
         wanted = _object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
