@@ -98,6 +98,28 @@ _ROWS: tuple[Slot, ...] = (
          asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
          examples=("My doctor found I'm low on vitamin D.", "我有高血压。"),
          question="What health conditions do I have?"),
+    Slot("job", "fact", False,
+         en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role|job title|title|position) is\b",
+            r"\b(?:i'?ve been|i was|i got|i'?m being) (?:promoted to|appointed)\b",
+            r"\b(?:i'?m|i am) (?:now )?(?:a|an|the new|the) "
+             r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
+             r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
+             r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
+             r"physiotherapist|paramedic|midwife|pilot|firefighter|police officer|librarian|carpenter|welder|barista|"
+             r"waiter|waitress|cashier|receptionist|surgeon|postman|cleaner|translator|photographer|tutor|lecturer|"
+             r"professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|butcher|coordinator|"
+             r"officer|assistant|specialist|supervisor|administrator|advisor|adviser|operator|inspector|planner|clerk|"
+             r"secretary|executive|director|instructor|coach|hairdresser|paralegal|dispatcher|surveyor|geologist|biologist|"
+             r"chemist|economist|editor|producer|animator|illustrator|joiner|labourer|roofer|decorator|gardener|landscaper|"
+             r"nanny|childminder|caretaker|flight attendant|recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|"
+             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi)\b",
+             r"\bretir(?:ed|ing|e)\b"),
+         zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
+             r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?"),
+         asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
+         examples=("I work as a ferry engineer.", "我是游戏原画师。", "I'm the new supervisor at the depot.",
+                   "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。"),
+         question="What is my job?"),
     Slot("manager", "relation", False,
          en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
              r"\breport(?:s|ing)? to\b"),
@@ -121,24 +143,6 @@ _ROWS: tuple[Slot, ...] = (
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
          examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。"),
          question="Where do I work, which company?"),
-    Slot("job", "fact", False,
-         en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role) is\b", r"\b(?:i'?m|i am) (?:a|an) "
-             r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
-             r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
-             r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
-             r"physiotherapist|paramedic|midwife|pilot|firefighter|police officer|librarian|carpenter|welder|barista|"
-             r"waiter|waitress|cashier|receptionist|surgeon|postman|cleaner|translator|photographer|tutor|lecturer|"
-             r"professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|butcher|coordinator|"
-             r"officer|assistant|specialist|supervisor|administrator|advisor|adviser|operator|inspector|planner|clerk|"
-             r"secretary|executive|director|instructor|coach|hairdresser|paralegal|dispatcher|surveyor|geologist|biologist|"
-             r"chemist|economist|editor|producer|animator|illustrator|joiner|labourer|roofer|decorator|gardener|landscaper|"
-             r"nanny|childminder|caretaker|flight attendant|recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|"
-             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi)\b",
-             r"\bretir(?:ed|ing|e)\b"),
-         zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休"),
-         asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
-         examples=("I work as a ferry engineer.", "我是游戏原画师。"),
-         question="What is my job?"),
     Slot("work_pattern", "fact", False,
          en=(r"\b(?:early|late|night|day|morning|evening|weekend|split|double)s? shifts?\b", r"\bshift pattern\b",
              r"\bwork(?:s|ing)? (?:nights|weekends|part[- ]time|full[- ]time|from home|remotely|four days)\b",
