@@ -101,6 +101,8 @@ _ROWS: tuple[Slot, ...] = (
     Slot("job", "fact", False,
          en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role|job title|title|position) is\b",
             r"\b(?:i'?ve been|i was|i got|i'?m being) (?:promoted to|appointed)\b",
+            r"\b(?:i|we)(?:'ll| will| am|'m)? start(?:s|ing|ed)? (?:work |there |in \w+ |on \w+ |next \w+ )?as "
+            r"(?!(?:an? |the )?(?:joke|usual|well|planned|soon|normal|always|before|expected)\b)(?:an? |the )?[a-z]+",
             r"\b(?:i'?m|i am) (?:now )?(?:a|an|the new|the) "
              r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
              r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
@@ -118,7 +120,8 @@ _ROWS: tuple[Slot, ...] = (
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?"),
          asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "做什么", "干哪一行", "工作"),
          examples=("I work as a ferry engineer.", "我是游戏原画师。", "I'm the new supervisor at the depot.",
-                   "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。"),
+                   "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。",
+                   "I start in June as head gardener."),
          question="What is my job?"),
     Slot("manager", "relation", False,
          en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
@@ -138,10 +141,14 @@ _ROWS: tuple[Slot, ...] = (
     Slot("employer", "fact", False,
          en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
-             r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b"),
+             r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
+             r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
+             r"(?:at|with|in)\b",
+             r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b"),
          zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer", r"(?:提了?|办了?)离职"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
-         examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。"),
+         examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。", "I landed a job with the county library.",
+                   "I accepted the Northwind offer."),
          question="Where do I work, which company?"),
     Slot("work_pattern", "fact", False,
          en=(r"\b(?:early|late|night|day|morning|evening|weekend|split|double)s? shifts?\b", r"\bshift pattern\b",
