@@ -184,6 +184,16 @@ def test_a_birthday_said_again_on_the_day_keeps_the_statement_that_also_gave_her
     assert named and all(m.status == "active" for m in named), [(m.status, m.content) for m in named]
 
 
+def test_a_new_employer_ends_the_job_sentence_that_named_the_old_one(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "I work as a welder for Clyde Steelworks.", now=1000.0)
+    process(services, "My sister is a teacher at Hillhead Primary.", now=1500.0)
+    process(services, "Big news, Northwind offered me the job!", now=2000.0)
+    active = [m.content for m in services.memories.list_items()]
+    assert not [c for c in active if "Clyde" in c], active
+    assert [c for c in active if "Northwind" in c] and [c for c in active if "Hillhead" in c], active
+
+
 def test_forgetting_a_story_takes_what_names_the_person_and_the_story_only(tmp_path):
     services = fake_services(tmp_path)
     process(services, "Tane's getting made redundant from the sawmill, they told him Tuesday.", now=1000.0)

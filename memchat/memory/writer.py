@@ -60,6 +60,7 @@ from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
 from memchat.memory.terms import has_cjk, query_terms, search_terms
+from memchat.memory.workplace import WORK_SLOTS, another_workplace
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -388,7 +389,9 @@ class MemoryWriter:
             if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's, nor by itself
                 return [m for m in same if same_person_named(m.content, draft.content)
                         and not restates(m.event_at, draft.event_at, draft.attribute)]
-            return [m for m in same if not _same_person(m.content, draft.content)] if draft.kind == "relation" else same
+            if draft.kind == "relation":
+                return [m for m in same if not _same_person(m.content, draft.content)]
+            return same + self._other_workplace(draft)
         wanted = _object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
         if not named:  # "游泳…换到了每周六": the swimming was stored under another many-valued slot
@@ -398,6 +401,16 @@ class MemoryWriter:
                      and multi_valued(m.attribute) and m.attribute not in ("event", "likes")
                      and wanted & set(search_terms(m.content))]
         return named or (same[-1:] if draft.change else [])
+
+    def _other_workplace(self, draft: MemoryDraft) -> list[Memory]:
+        """A new employer ends the job sentence that named the old one ("…engineer for Hebridean Ferries"),
+        and a new job at another organisation ends the old employer: the other work slot's statements
+        that name a different organisation (see memory.workplace)."""
+        if draft.attribute not in WORK_SLOTS:
+            return []
+        other = "employer" if draft.attribute == "job" else "job"
+        return [m for m in self.memories.by_key(draft.subject, other, statuses=("active",))
+                if another_workplace(m.content, draft.content)]
 
     def accept(self, memory_id: int) -> WriteOutcome:
         """The user confirms a pending memory: it becomes active and supersedes its rivals."""
