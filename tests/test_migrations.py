@@ -26,6 +26,7 @@ EXPECTED_TABLES = {
     7: {"messages"},
     8: {"meta"},
     9: {"imported_conversations", "memory_sources"},
+    10: {"drafts"},
 }
 
 

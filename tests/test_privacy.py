@@ -140,6 +140,7 @@ def test_a_forget_request_offers_the_purge_and_purge_topic_leaves_no_byte(tmp_pa
     offer = conv.services.db.rows("SELECT snapshot FROM turns WHERE turn = 2")[0]["snapshot"]
     assert "purge-topic" in offer  # the forget request's outcome names the command that removes every copy
     assert _disk(conv.services.db.path).lower().count(b"zanzibarquux") > 0  # forgetting alone is soft
+    conv.keep_draft("and Zanzibarquux hates the vet")  # typed, unsent when memchat closed
     reports = conv.services.writer.purge_topic("Zanzibarquux")
     assert reports and sum(r.messages for r in reports) >= 1
     assert _disk(conv.services.db.path).lower().count(b"zanzibarquux") == 0
@@ -195,3 +196,19 @@ def test_a_bare_value_right_after_a_question_about_a_credential_is_a_secret(tmp_
 def test_a_value_in_the_sentence_after_credential_talk_is_a_secret():
     assert "4471" not in redact("Can you save my bank PIN for me? It's 4471.")
     assert "2019" in redact("I moved to Porto in 2019. It's lovely, we have 2 kids.")
+
+
+def test_a_draft_is_kept_redacted_handed_back_once_and_keeps_its_session(tmp_path):
+    conv = fake_conversation(tmp_path)
+    sessions = conv.services.sessions
+    conv.keep_draft("remind me to call Ana, my card is 4111 1111 1111 1111")
+    assert "4111" not in conv.services.db.scalar("SELECT text FROM drafts")
+    assert not sessions.discard_if_empty(conv.session.id), "a session with only a draft in it is kept"
+    other = sessions.open("later")
+    assert sessions.take_draft(other.id)[1] == conv.session.name  # a new session gets the newest draft left
+    assert sessions.take_draft(other.id) is None  # once
+    conv.keep_draft("first")
+    sessions.save_draft(other.id, "second")
+    assert sessions.take_draft(conv.session.id) == ("first", conv.session.name), "this session's own comes first"
+    conv.keep_draft("   ")  # a blank box clears it
+    assert conv.services.db.scalar("SELECT COUNT(*) FROM drafts WHERE session_id = ?", (conv.session.id,)) == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_ui_chat import make_app, notifications, replied, send, wait_until
+from test_ui_chat import make_app, notifications, replied, send, type_text, wait_until
 
 from memchat.config import load_settings
 from memchat.engine.fake import FakeEmbedder, FakeEngine
@@ -95,3 +95,25 @@ async def test_quit_while_saving_closes_by_itself_when_the_memories_are_written(
         await wait_until(pilot, lambda: not app.is_running, timeout=15)
     assert app.conversation.pending_extraction() == 0
     assert any("cello" in m.content for m in app.services.memories.list_items())
+
+
+async def test_queued_messages_and_the_box_survive_quitting_and_come_back_at_the_next_start(settings):
+    long_reply = " ".join(f"word{i}" for i in range(200))
+    app = make_app(settings, (long_reply,), delay=0.05, session="evening")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await send(pilot, "tell me a long story")
+        await wait_until(pilot, lambda: app.chat.pane.busy)
+        await send(pilot, "and make it about boats")  # queued behind the streaming reply
+        await wait_until(pilot, lambda: app.chat.pane.queued == 1)
+        await type_text(pilot, "also my PIN is 4471")  # typed, not sent
+        await pilot.press("ctrl+q")
+    stored = app.services.db.scalar("SELECT text FROM drafts")
+    assert "boats" in stored and "4471" not in stored  # kept, and redacted like every stored text
+
+    again = make_app(settings, ("Sure.",))  # a plain start: a new session
+    async with again.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        text = again.chat.query_one(PromptInput).text
+        assert text.startswith("and make it about boats\nalso my PIN is"), text
+        assert any("session evening" in n for n in notifications(again))
+    assert again.services.db.scalar("SELECT COUNT(*) FROM drafts") == 0  # handed back once

@@ -41,7 +41,7 @@ def _purged(args: argparse.Namespace, reports: list[PurgeReport]) -> None:
     for report in reports:
         show(f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); scrubbed "
              f"{report.messages} message(s), {report.snapshots} snapshot(s), {report.notes} note(s), "
-             f"{report.summaries} summary(ies)")
+             f"{report.summaries} summary(ies), {report.drafts} unsent draft(s)")
 
 
 def cmd_memory(args: argparse.Namespace) -> int:

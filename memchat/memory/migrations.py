@@ -266,7 +266,22 @@ def m009_imports(db: Any) -> None:
     )
 
 
+def m010_drafts(db: Any) -> None:
+    """`drafts`: what the user had typed or queued but not sent when memchat closed, one row per
+    session, put back in the box at the next start (redacted like every stored text)."""
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS drafts (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL UNIQUE REFERENCES sessions(id) ON DELETE CASCADE,
+            text TEXT NOT NULL,
+            saved_at REAL NOT NULL
+        );
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
-    m007_extraction_queue, m008_vectors_epoch, m009_imports,
+    m007_extraction_queue, m008_vectors_epoch, m009_imports, m010_drafts,
 ]

@@ -28,6 +28,7 @@ class PurgeReport:
     snapshots: int = 0
     notes: int = 0
     summaries: int = 0
+    drafts: int = 0
 
 
 def _scrub(db: Database, table: str, column: str, needles: list[str], marker: str) -> int:
@@ -54,6 +55,7 @@ def purge_rows(db: Database, memory: Memory, related: list[Memory]) -> PurgeRepo
         report.messages = _scrub(db, "messages", "content", texts, MARKER)
         report.notes = _scrub(db, "notes", "text", texts, MARKER)
         report.summaries = _scrub(db, "sessions", "summary", texts, MARKER)
+        report.drafts = _scrub(db, "drafts", "text", texts, MARKER)
         escaped = [json.dumps(t, ensure_ascii=False)[1:-1] for t in texts]  # as they appear inside snapshot JSON
         report.snapshots = _scrub(db, "turns", "snapshot", escaped, f"{MARKER[:-1]} memory #{memory.id}]")
     db.checkpoint()
@@ -61,7 +63,7 @@ def purge_rows(db: Database, memory: Memory, related: list[Memory]) -> PurgeRepo
 
 
 _TEXT_COLUMNS = (("messages", "content", "messages"), ("notes", "text", "notes"), ("sessions", "summary", "summaries"),
-                 ("turns", "snapshot", "snapshots"))
+                 ("turns", "snapshot", "snapshots"), ("drafts", "text", "drafts"))
 
 
 def scrub_phrase(db: Database, phrase: str) -> PurgeReport:

@@ -85,9 +85,10 @@ class SessionStore:
         return _session(row) if row else None
 
     def discard_if_empty(self, session_id: int) -> bool:
-        """Delete a session nobody wrote in (opened and closed, or its only turn failed)."""
+        """Delete a session nobody wrote in (opened and closed, or its only turn failed) and left no draft in."""
         with self.db.transaction():
-            if self.db.scalar("SELECT 1 FROM messages WHERE session_id = ?", (session_id,)):
+            if self.db.scalar("SELECT 1 FROM messages WHERE session_id = ? UNION ALL "
+                              "SELECT 1 FROM drafts WHERE session_id = ?", (session_id, session_id)):
                 return False
             self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
             return True
@@ -199,6 +200,33 @@ class SessionStore:
         (the process was killed mid-reply)."""
         row = self.db.row("SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session_id,))
         return _message(row) if row and row["role"] == "user" else None
+
+    # ---- drafts ------------------------------------------------------------
+    def save_draft(self, session_id: int, text: str, now: float | None = None) -> None:
+        """Keep what was typed but not sent (redacted: a secret typed in the box is not written either);
+        a blank text clears the session's draft."""
+        with self.db.transaction():
+            if not text.strip():
+                self.db.execute("DELETE FROM drafts WHERE session_id = ?", (session_id,))
+                return
+            self.db.execute(
+                "INSERT INTO drafts (session_id, text, saved_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(session_id) DO UPDATE SET text = excluded.text, saved_at = excluded.saved_at",
+                (session_id, redact(text), time.time() if now is None else now),
+            )
+
+    def take_draft(self, session_id: int) -> tuple[str, str] | None:
+        """(text, session name) of the draft to hand back at start, removed as it is: this session's,
+        else the newest one left in any session (a plain `memchat` opens a new session, and what was
+        left unsent belongs in front of the person whichever session it was typed in)."""
+        with self.db.transaction():
+            row = self.db.row(
+                "SELECT d.id, d.text, s.name FROM drafts d JOIN sessions s ON s.id = d.session_id "
+                "ORDER BY d.session_id = ? DESC, d.saved_at DESC LIMIT 1", (session_id,))
+            if row is None:
+                return None
+            self.db.execute("DELETE FROM drafts WHERE id = ?", (row["id"],))
+        return str(row["text"]), str(row["name"])
 
     # ---- extraction failures ----------------------------------------------
     def add_extraction_failure(

@@ -359,6 +359,14 @@ class Conversation:
         """This session's last message, when it is the user's and got no reply (memchat was killed mid-turn)."""
         return self.services.sessions.unanswered(self.session.id)
 
+    def keep_draft(self, text: str) -> None:
+        """What the user typed or queued but did not get to send before memchat closed (blank clears it)."""
+        self.services.sessions.save_draft(self.session.id, text)
+
+    def take_draft(self) -> tuple[str, str] | None:
+        """(text, session name) kept by `keep_draft` at the last close, this session's first; handed back once."""
+        return self.services.sessions.take_draft(self.session.id)
+
     def resume_pending(self, progress: Callable[[int], None] = lambda _: None) -> bool:
         """Extract, in the background, what a process that stopped early left pending; `progress` gets
         the number still pending after each message (0 at the end). False when nothing is pending."""

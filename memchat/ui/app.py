@@ -19,6 +19,7 @@ import sys
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from memchat.config import Settings
@@ -110,6 +111,17 @@ class MemchatApp(App[int]):
             if isinstance(screen, MemoryScreen):
                 screen.reload_memories(message.recount)
 
+    def exit(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+        self.keep_unsent()  # while the box and the queue are still there
+        super().exit(*args, **kwargs)  # type: ignore[arg-type]
+
+    def keep_unsent(self) -> None:
+        """Queued messages and the box's text outlive the window: kept for the next start of this session."""
+        try:
+            self.conversation.keep_draft(self.chat.pane.unsent())
+        except NoMatches:  # the screen never came up (the app failed to start): nothing was typed into it
+            return
+
     def finish_background_work(self, timeout: float = EXIT_WAIT_SECONDS) -> bool:
         """Let a cancelled turn record itself and, unless the user quit at once, the extraction finish
         (after the UI has closed). False when extraction is still running."""
@@ -140,6 +152,7 @@ def run_app(settings: Settings, session: str | None = None, resume: bool = False
         result = app.run()
     finally:
         typed.restore()
+        app.keep_unsent()
         settled = app.finish_background_work()
         app.services.sessions.discard_if_empty(app.conversation.session.id)
     code = int(result or app.return_code or 0)

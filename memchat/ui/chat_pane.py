@@ -151,6 +151,8 @@ class ChatPane(Vertical):
 
     def on_chat_pane_turn_event_arrived(self, message: TurnEventArrived) -> None:
         event = message.event
+        if not self.is_attached or (self._reply is not None and not self._reply.is_attached):
+            return  # the app is closing: the turn records itself, there is nothing left to show it in
         if isinstance(event, PromptAssembled):
             bar = self.query_one(BudgetBar)
             bar.report, bar.title = event.budget, "last prompt"
@@ -199,6 +201,12 @@ class ChatPane(Vertical):
         self.queued = len(self._queue)
         user.remove()
         self.query_one(PromptInput).restore(user.text)
+
+    def unsent(self) -> str:
+        """Every queued message, then what is in the box: what closing now would leave unsent."""
+        texts = [user.text for user in self._queue]
+        box = self.query_one(PromptInput).text
+        return "\n".join([*texts, box] if box.strip() else texts)
 
     def cancel(self) -> None:
         """Stop the reply being generated; what came so far is kept."""

@@ -114,8 +114,15 @@ class ChatScreen(MemoryScreen):
 
         if self.conversation.resume_pending(progress):
             status.pending = self.conversation.pending_extraction()
+        draft = self.conversation.take_draft()
+        if draft is not None:
+            text, where = draft
+            self.query_one(PromptInput).restore(text)
+            elsewhere = "" if where == self.conversation.session.name else f" (in session {where})"
+            self.notify(f"What you had typed or queued when memchat closed{elsewhere} is back in the box.",
+                        title="unsent", markup=False)
         unanswered = self.conversation.unanswered()
-        if unanswered is not None:
+        if unanswered is not None:  # before the draft: it was sent first
             self.query_one(PromptInput).restore(unanswered.content)
             self.notify("Your last message got no reply (memchat stopped during it). "
                         "It is back in the box: press Enter to send it again.", title="no reply", markup=False)

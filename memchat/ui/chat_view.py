@@ -150,15 +150,17 @@ class ChatView(VerticalScroll):
 
     def add_user(self, text: str, *, queued: bool = False) -> UserMessage:
         message = UserMessage(text, queued=queued)
-        self.mount(message)
-        self.anchor()
+        if self.is_attached:  # not when the app is closing: a turn's late events find the view gone
+            self.mount(message)
+            self.anchor()
         return message
 
     def start_reply(self, after: UserMessage | None = None) -> AssistantMessage:
         """A new reply under `after` (before any message queued behind it), else at the end."""
         reply = AssistantMessage()
-        self.mount(reply, after=after)
-        self.anchor()
+        if self.is_attached and (after is None or after.is_attached):
+            self.mount(reply, after=after)
+            self.anchor()
         return reply
 
     @property
