@@ -92,6 +92,9 @@ def test_retirement_language(text):
          ["Arman", "gambling"]),
         ("Hey, can you please forget what I told you about Archie. It wasn't mine to share.", "Archie", ["Archie"]),
         ("忘掉我说的关于阿杰的事，不要记，太丢人了。", "阿杰", ["阿杰"]),
+        ("About Priya's driving test, scrap that. She'd hate it written down.", "Priya's driving test",
+         ["Priya's driving test"]),
+        ("Re the dentist thing - forget it, all sorted now.", "dentist thing", ["dentist"]),
     ],
 )
 def test_forget_requests_in_any_common_phrasing(text, topic, parts):

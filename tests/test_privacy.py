@@ -53,6 +53,7 @@ SECRET_SHAPES = [  # (message, the secret value that must never be on disk)
     ("admin / tplink@6688", "tplink@6688"),
     ("the pwd for the work laptop is Blue-Otter-77", "Blue-Otter-77"),
     ("wifi key = Bear$Den!5GHz", "Bear$Den!5GHz"),
+    ("could you hold on to the office wifi password for me, I keep asking Tom for it: Lantern#Moss42", "Lantern#Moss42"),
     ("my 2fa backup code is 8842-1937", "8842-1937"),
     ("api key: 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
     ("bearer Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5", "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5"),

@@ -51,6 +51,21 @@ def test_unrelated_question_recalls_nothing(real_services):
     assert not [c for c in conv.last_recall.candidates if c.selected]
 
 
+def test_forgetting_a_thing_in_other_words_takes_the_message_that_stands_out(real_services):
+    """'the ankle injury thing' never says 'injury', but nothing else in the store is as close to it.
+    Only the real embedder knows the two are close: this is checked here, not with the fake one."""
+    writer = real_services.writer
+    for n, text in enumerate(["rolled my ankle on the stairs at work on friday, it's the size of a grapefruit",
+                              "My sister Ruth moved to Galway last spring.", "I take the 8:10 train to work.",
+                              "I love baking sourdough at the weekend.", "My favourite band is Wet Leg."]):
+        writer.process(text, session_id=None, message_id=None, now=1000.0 * (n + 1))
+    writer.process("could you delete the ankle injury thing? it's healed", session_id=None, message_id=None,
+                   now=9000.0)
+    active = [m.content for m in real_services.memories.list_items(episodes=True)]
+    assert not [c for c in active if "grapefruit" in c], active
+    assert all([c for c in active if word in c] for word in ("Galway", "train", "sourdough", "Wet Leg")), active
+
+
 def test_a_50000_character_paste_fits_with_a_notice(real_services):
     conv = open_conversation(real_services, "paste")
     finished = conv.run_turn("Please summarise this: " + "The quick brown fox jumps over the lazy dog. " * 1200)

@@ -32,6 +32,8 @@ EN_REQUESTS: tuple[str, ...] = (
     r"sharing|shared|saying|said)\s+(?:you|u)?\s*(?P<t>.+)$",
     r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
     r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
+    r"^(?:about|re:?|regarding|as for|as to|on)\s+(?P<t>.+?)\s*[—–,.;:-]+\s*(?:please\s+|pls\s+|just\s+)?"
+    r"(?:forget|delete|erase|remove|scrap|scratch|drop|wipe|bin|ditch|ignore)\s+(?:it|that|this|all of (?:it|that))\b",
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 

@@ -45,6 +45,9 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\b[^.!?\n]{{0,40}}?\s(?:is|was|=|:|-|are|now is|is now|is still)\s+"
                  rf"(?:literally |just |still |now |actually |simply )?)[\"'“]?(?P<v>{_SECRETISH})"),
     ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\s*[:=]\s*)(?P<v>{_VALUE})"),
+    # "can u keep our wifi password for me so I stop texting Iris every time …: KaasBroodje!77": a
+    # colon later in the same sentence hands over the value, however long the aside before it
+    ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\b[^.!?\n]{{0,160}}?[:：]\s*)[\"'“]?(?P<v>{_SECRETISH})"),
     ("password", rf"(?i:\b(?:{_PASSWORD_WORDS})s?\s+)(?P<v>{_SECRETISH})"),
     ("password", rf"(?i:\b(?:user(?:name)?|login|admin|acct|account)\b\s*(?:is|[:=])?\s*[^\s/]+\s*(?:/|\bpass(?:word)?\b|\bpw\b|\bpwd\b)"
                  rf"\s*[:=]?\s*)(?P<v>{_VALUE})"),

@@ -16,6 +16,7 @@ subject/attribute key:
 from __future__ import annotations
 
 import re
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -65,6 +66,9 @@ from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, Memo
 
 DUPLICATE_SIMILARITY = 0.9
 FORGET_SIMILARITY = 0.5
+FORGET_MARGIN = 0.2
+"""A memory sharing a word with a forget topic goes when it is this much closer to the topic than the
+median of the topic's 30 nearest memories (never below 0.3), or at FORGET_SIMILARITY in any case."""
 PENDING_GAP = 0.3
 
 
@@ -521,10 +525,14 @@ class MemoryWriter:
             close = dict(self.memories.knn(vector, 30))
             named = set(query_terms(" ".join(re.findall(r"\b[A-Z][a-z]{2,}\b", topic))))
             story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
+            # what stands out from the topic's background counts as close too: "the finger injury thing"
+            # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
+            near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(FORGET_SIMILARITY,
+                                                               statistics.median(close.values()) + FORGET_MARGIN))
             for memory in self.memories.many(list(close)).values():
                 shared = topic_terms & set(search_terms(memory.content)) - (named if story else set())
                 about_them = people & shared  # "my mum's health": what was said about the mum, close in meaning
-                if (shared and close[memory.id] >= FORGET_SIMILARITY) or (about_them and close[memory.id] >= 0.3):
+                if (shared and close[memory.id] >= near) or (about_them and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
         return [m for m in memories.values() if m.status in statuses]
