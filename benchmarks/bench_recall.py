@@ -26,10 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import memchat  # noqa: F401, I001 (first: NumPy's threads must wait as they do in memchat; see its __init__)
 import numpy as np
 import sqlite_vec
 
+import memchat  # noqa: F401, I001 (first: NumPy's threads must wait as they do in memchat; see its __init__)
 from memchat.config import RecallSettings
 from memchat.engine.llama import LlamaEmbedder
 from memchat.memory.items import MemoryStore

@@ -7,7 +7,15 @@ from helpers import fake_conversation
 
 from memchat.pipeline import snapshot
 from memchat.pipeline.factory import open_conversation
-from memchat.types import PURGE_OFFER, MemchatError, MemoryWritten, PromptAssembled, RecallDone, TokenStreamed, TurnFinished
+from memchat.types import (
+    PURGE_OFFER,
+    MemchatError,
+    MemoryWritten,
+    PromptAssembled,
+    RecallDone,
+    TokenStreamed,
+    TurnFinished,
+)
 
 
 def test_a_turn_emits_events_persists_and_extracts(tmp_path):

@@ -8,8 +8,8 @@ from memchat.memory.distill import draft_from_sentence, is_retirement, third_per
 from memchat.memory.episodes import episode_windows
 from memchat.memory.query import sub_queries
 from memchat.memory.rules import forget_topic, topic_parts
-from memchat.memory.slots import SLOTS, slot_of, slots_asked
 from memchat.memory.segment import split_sentences
+from memchat.memory.slots import SLOTS, slot_of, slots_asked
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
 from memchat.memory.timeexpr import TIME_RULES, query_months, resolve_times
 

@@ -44,3 +44,21 @@ def test_history_is_decided_by_the_question_not_by_the_episode_alone():
     assert history_episodes([episode, new_home], children, ["name"], 0.5) == {}, "asks for something else"
     relevant_new = _candidate(5, 0.8, attribute="home")
     assert history_episodes([episode, relevant_new], children, [], 0.5) == {1: 5}, "the later value answers"
+
+
+def test_a_job_sentence_naming_the_old_employer_is_history_for_the_employer_only():
+    """'…a welder for Clyde Steelworks', then 'Northwind offered me the job': the first no longer says
+    where the user works, but it still says what the user does."""
+    from memchat.memory.recall import older_values
+    from memchat.types import Candidate, Memory, Signals
+
+    def typed(memory_id, attribute, content, said_at):
+        memory = Memory(memory_id, "fact", content, "user", attribute, 0.5, 0.8, said_at, said_at, said_at)
+        return Candidate(memory, Signals(), 0.6, relevance=0.6)
+
+    job = typed(1, "job", "The user works as a welder for Clyde Steelworks.", 1000.0)
+    employer = typed(2, "employer", "Northwind offered the user the job.", 2000.0)
+    assert older_values([job, employer], ["employer"]) == {1: 2}
+    assert older_values([job, employer], ["job"]) == {}, "what the user does is still said there"
+    same_place = typed(3, "employer", "The user got a raise at Clyde Steelworks.", 3000.0)
+    assert older_values([job, same_place], ["employer"]) == {}

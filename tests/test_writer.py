@@ -184,14 +184,14 @@ def test_a_birthday_said_again_on_the_day_keeps_the_statement_that_also_gave_her
     assert named and all(m.status == "active" for m in named), [(m.status, m.content) for m in named]
 
 
-def test_a_new_employer_ends_the_job_sentence_that_named_the_old_one(tmp_path):
+def test_a_chinese_story_is_forgotten_in_other_words_and_the_rest_about_the_person_stays(tmp_path):
     services = fake_services(tmp_path)
-    process(services, "I work as a welder for Clyde Steelworks.", now=1000.0)
-    process(services, "My sister is a teacher at Hillhead Primary.", now=1500.0)
-    process(services, "Big news, Northwind offered me the job!", now=2000.0)
-    active = [m.content for m in services.memories.list_items()]
-    assert not [c for c in active if "Clyde" in c], active
-    assert [c for c in active if "Northwind" in c] and [c for c in active if "Hillhead" in c], active
+    process(services, "女儿这学期数学挂了，才六十分。", now=1000.0)
+    process(services, "女儿给我织了条围巾，好暖和。", now=2000.0)
+    process(services, "上回说我女儿挂科那个事，你别记了，她要面子。", now=3000.0)
+    active = [m.content for m in services.memories.list_items(episodes=True)]
+    assert not [c for c in active if "六十分" in c], active
+    assert [c for c in active if "围巾" in c], active
 
 
 def test_forgetting_a_story_takes_what_names_the_person_and_the_story_only(tmp_path):

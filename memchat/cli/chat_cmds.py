@@ -17,7 +17,15 @@ from memchat.pipeline.factory import build_services, open_conversation, open_dat
 from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
 from memchat.terminal_text import printable
-from memchat.types import PURGE_OFFER, MemchatError, MemoryWritten, ReplyRestarted, TokenStreamed, TurnEvent, WriteOutcome
+from memchat.types import (
+    PURGE_OFFER,
+    MemchatError,
+    MemoryWritten,
+    ReplyRestarted,
+    TokenStreamed,
+    TurnEvent,
+    WriteOutcome,
+)
 
 
 def cmd_tui(args: argparse.Namespace) -> int:

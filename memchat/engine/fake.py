@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import math
+import os
 import re
 import time
 from collections import deque

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -27,14 +27,21 @@ from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
-from memchat.memory.scoring import idf, keyword_overlap, relevance, score, select, signals_for
+from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import SLOTS, slots_asked
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms, term_set
+from memchat.memory.terms import (
+    CJK_PARTICLES,
+    CJK_STOP_CHARS,
+    has_cjk,
+    is_single_cjk,
+    query_terms,
+    search_terms,
+    term_set,
+)
 from memchat.memory.timeexpr import asks_when, query_months
+from memchat.memory.workplace import another_workplace
 from memchat.types import Candidate, Memory
 
-MIN_BACKGROUND = 12
-"""Fewer neighbours than this (a young store) and the background gate is off."""
 SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - PER_PERSON
 """Slots with one current value for the user (home, employer, manager…): a later statement replaces an
 earlier one. Not names and birthdays: those are one per *person*, and a typed memory's subject does not
@@ -125,10 +132,13 @@ def history_episodes(candidates: list[Candidate], children: dict[int, list[Memor
     return history
 
 
-def older_values(candidates: list[Candidate]) -> dict[int, int]:
+def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict[int, int]:
     """A single-valued slot (home, employer, manager…) has one current value: when two active typed
     memories fill it for the same person, the later statement stands and the earlier is only history,
-    even where the write path did not see the change (other wording, a different clause)."""
+    even where the write path did not see the change (other wording, a different clause).
+    For a question about the employer, a job sentence that named another organisation before the
+    latest employer statement is history too ("…engineer for Hebridean Ferries", then "Caley Marine
+    offered me the job"); for a question about the job it still tells the job."""
     def slot_of(memory: Memory) -> tuple[str, str, str | None] | None:
         if memory.is_episode or memory.status != "active" or memory.attribute not in SINGLE_VALUED:
             return None
@@ -147,6 +157,13 @@ def older_values(candidates: list[Candidate]) -> dict[int, int]:
             continue
         if not restates(c.memory.event_at, latest[key].memory.event_at, c.memory.attribute):
             older[c.memory.id] = latest[key].memory.id
+    employer = latest.get(("employer", "user", None))
+    if employer is not None and "employer" in asked and "job" not in asked:
+        for c in candidates:
+            if (slot_of(c.memory) == ("job", "user", None) and not c.memory.pinned
+                    and _said_at(c.memory) < _said_at(employer.memory)
+                    and another_workplace(c.memory.content, employer.memory.content)):
+                older[c.memory.id] = employer.memory.id
     current_origins = {c.memory.origin_id for c in latest.values()}
     by_id = {c.memory.id: c for c in candidates}
     for old_id, new_id in list(older.items()):  # the old wording, in the episode it came from
@@ -273,7 +290,7 @@ class Recaller:
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
         older = history_episodes(candidates, self.memories.superseded_children(episodes), asked, settings.floor)
-        older.update(older_values(candidates))
+        older.update(older_values(candidates, asked))
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too

@@ -20,9 +20,9 @@ band below it, within the recalled-memory token share. Each candidate keeps its 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from memchat.config import RecallSettings
 from memchat.memory.concepts import concept_key, concept_overlap, concepts_in, covers
@@ -30,6 +30,9 @@ from memchat.memory.terms import is_single_cjk, query_terms, term_set
 from memchat.types import Candidate, Memory, Signals, memory_line
 
 DAY = 86_400.0
+MIN_BACKGROUND = 12
+"""Fewer neighbours than this (a young store) and a query's background (the median similarity of its
+nearest memories) is no background: recall's background gate and forget's margin are off."""
 
 
 def recency(created_at: float, newest: float, half_life_days: float) -> float:

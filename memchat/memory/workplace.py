@@ -2,16 +2,15 @@
 
 "The user works as a marine engineer for Hebridean Ferries" is a job and an employer in one
 sentence, stored under the job slot. When the user later says "Caley Marine offered me the
-job" (the employer slot), the old sentence is no longer true as a whole, though the two
-statements fill different slots. Naming two different organisations is what tells the
-writer that a statement in one work slot replaces one in the other.
+job" (the employer slot), the old sentence no longer says where the user works, though it may
+still say what the user does. Naming two different organisations is what tells recall that,
+for a question about the employer, the job sentence is history (memory.recall.older_values).
+It is not superseded: that lost the job title it also gave.
 """
 
 from __future__ import annotations
 
 import re
-
-WORK_SLOTS = ("job", "employer")
 
 _ORG = r"((?-i:[A-Z][\w&'’-]*)(?: (?:(?-i:[A-Z][\w&'’-]*)|of|and|&))*)"
 _EN = [re.compile(p) for p in (

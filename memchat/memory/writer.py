@@ -55,20 +55,20 @@ from memchat.memory.rules import (
     named_subject,
     topic_parts,
 )
-from memchat.memory.scoring import DAY, keyword_overlap
+from memchat.memory.scoring import DAY, MIN_BACKGROUND, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
-from memchat.memory.terms import has_cjk, query_terms, search_terms
-from memchat.memory.workplace import WORK_SLOTS, another_workplace
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
 FORGET_SIMILARITY = 0.5
 FORGET_MARGIN = 0.2
 """A memory sharing a word with a forget topic goes when it is this much closer to the topic than the
-median of the topic's 30 nearest memories (never below 0.3), or at FORGET_SIMILARITY in any case."""
+median of the topic's 30 nearest memories (never below 0.3; only once there are MIN_BACKGROUND of
+them), or at FORGET_SIMILARITY in any case."""
 PENDING_GAP = 0.3
 
 
@@ -167,7 +167,7 @@ def _topics(text: str) -> set[str]:
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
 
 
-_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|上次|之前|刚才|昨天|那天)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
+_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
                              r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$")
 """The frame of a Chinese forget topic: when it was said, and "that matter"."""
 
@@ -395,7 +395,7 @@ class MemoryWriter:
                         and not restates(m.event_at, draft.event_at, draft.attribute)]
             if draft.kind == "relation":
                 return [m for m in same if not _same_person(m.content, draft.content)]
-            return same + self._other_workplace(draft)
+            return same
         wanted = _object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
         if not named:  # "游泳…换到了每周六": the swimming was stored under another many-valued slot
@@ -405,16 +405,6 @@ class MemoryWriter:
                      and multi_valued(m.attribute) and m.attribute not in ("event", "likes")
                      and wanted & set(search_terms(m.content))]
         return named or (same[-1:] if draft.change else [])
-
-    def _other_workplace(self, draft: MemoryDraft) -> list[Memory]:
-        """A new employer ends the job sentence that named the old one ("…engineer for Hebridean Ferries"),
-        and a new job at another organisation ends the old employer: the other work slot's statements
-        that name a different organisation (see memory.workplace)."""
-        if draft.attribute not in WORK_SLOTS:
-            return []
-        other = "employer" if draft.attribute == "job" else "job"
-        return [m for m in self.memories.by_key(draft.subject, other, statuses=("active",))
-                if another_workplace(m.content, draft.content)]
 
     def accept(self, memory_id: int) -> WriteOutcome:
         """The user confirms a pending memory: it becomes active and supersedes its rivals."""
@@ -498,6 +488,19 @@ class MemoryWriter:
             found |= {m.id for m in hits.values() if others & set(search_terms(m.content))}
         return found
 
+    def _cn_story(self, core: str) -> set[int]:
+        """A Chinese story about a person, told in other words: what names the person and shares a
+        character of the rest ("我儿子挂科" — "儿子这学期有门课挂了", not "儿子给我买了手机")."""
+        person = max((p for p in _CN_PEOPLE if p in core), key=len, default=None)
+        if person is None:
+            return set()
+        rest = set(core.replace(person, "")) - CJK_STOP_CHARS - CJK_PARTICLES
+        rest = {c for c in rest if has_cjk(c)}
+        if not rest:
+            return set()
+        hits = self.memories.many([i for i, _ in self.memories.keyword(person, 100, every=True)])
+        return {m.id for m in hits.values() if person in m.content and rest & set(m.content)}
+
     def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
         """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
         must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
@@ -520,6 +523,7 @@ class MemoryWriter:
                 for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
                     if keyword_overlap(core, memory.content) >= 0.5:
                         found.add(memory.id)
+                found |= self._cn_story(core)
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
@@ -527,8 +531,9 @@ class MemoryWriter:
             story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
             # what stands out from the topic's background counts as close too: "the finger injury thing"
             # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
-            near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(FORGET_SIMILARITY,
-                                                               statistics.median(close.values()) + FORGET_MARGIN))
+            near = FORGET_SIMILARITY  # a handful of memories is no background, just the memories themselves
+            if len(close) >= MIN_BACKGROUND:
+                near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(near, statistics.median(close.values()) + FORGET_MARGIN))
             for memory in self.memories.many(list(close)).values():
                 shared = topic_terms & set(search_terms(memory.content)) - (named if story else set())
                 about_them = people & shared  # "my mum's health": what was said about the mum, close in meaning

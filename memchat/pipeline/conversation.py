@@ -29,11 +29,11 @@ from memchat.pipeline.reply_guard import ReplyGuard
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
+    PURGE_OFFER,
     BudgetReport,
     ChatMessage,
     ExtractionFailure,
     MemchatError,
-    PURGE_OFFER,
     MemoryWritten,
     Message,
     PromptAssembled,
