@@ -200,10 +200,12 @@ _ROWS: tuple[Slot, ...] = (
          question=""),
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
+             r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
          zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家"),
          asks=("live", "home", "city", "town", "address", "住", "家"),
-         examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent."),
+         examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent.",
+                   "Moved in with Priya in Headingley last week."),
          question="Where do I live?"),
     Slot("pet", "fact", True,
          en=(r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|tortoise|budgie|sighthound|terrier|spaniel|collie|"
@@ -259,10 +261,15 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\b(?:run|running|swim|swimming|yoga|football|volleyball|tennis|gym|cycling|shinty|golf|climbing|"
              r"rowing|surf|ski|skiing|pilates|dance|dancing|hurling|rugby|basketball|badminton|tai chi|surfing|sailing|"
              r"kayaking|canoeing|boxing|karate|judo|taekwondo|jiu[- ]jitsu|crossfit|parkrun|hockey|cricket|baseball|"
-             r"softball|netball|squash|bouldering|triathlon|padel|pickleball|spin class(?:es)?|aqua ?fit)\b",),
-         zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞"),
+             r"softball|netball|squash|bouldering|triathlon|padel|pickleball|spin class(?:es)?|aqua ?fit|"
+             r"soccer|five-a-side|futsal|jogging|athletics|weightlifting|lifting weights|martial arts|water polo|"
+             r"lacrosse|handball|bowling|archery|fencing|skating|skateboarding|snowboarding|horse riding|"
+             r"mountain biking|trail running|marathons?)\b",),
+         zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞", r"足球", r"乒乓球",
+             r"网球", r"排球", r"骑行", r"滑雪", r"踢球"),
          asks=("sport", "exercise", "train", "运动", "锻炼"),
-         examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。"),
+         examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。", "I play five-a-side on Tuesdays.",
+                   "周末去踢球。"),
          question="What sport or exercise do I do?"),
     Slot("reply_style", "preference", False,
          en=(r"\b(?:answers?|repl(?:y|ies)|respond|responses|format|bullet points?|keep it short|brief|concise)\b",
