@@ -43,6 +43,7 @@ def test_another_thing_of_the_same_kind_is_a_near_miss(question, memory, why):
     ("Do I prefer short or long answers?", "Keep answers brief, please."),  # a choice: either side is on topic
     ("Where do I live?", "We moved to Ghent in March."),
     ("What are my dog and my mother called?", "My mum is called Ria."),
+    ("Which ball game did I give up?", "I quit playing rugby after the shoulder op."),  # 'playing' is no music here
 ])
 def test_no_near_miss_where_the_memory_is_on_topic(question, memory):
     assert near_miss(question, memory) == ""
@@ -111,3 +112,13 @@ def _weights_for(store_texts, query):
 def test_a_question_about_something_never_told(store, query, told):
     from memchat.memory.recall import never_told
     assert (never_told(query, _weights_for(store, query)) == "") is told
+
+
+@pytest.mark.parametrize(("text", "concept", "not_concept"), [
+    ("My sister-in-law Greta runs a bakery.", "in-law", "sister"),
+    ("我妹夫在银行上班。", "in-law", "sister"),
+    ("我弟媳是老师。", "in-law", "brother"),
+    ("We took the kids to the city aquarium.", "child", "fish"),
+])
+def test_a_compound_word_is_not_its_first_part(text, concept, not_concept):
+    assert concept in concepts_in(text) and not_concept not in concepts_in(text)

@@ -38,6 +38,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("sibling", "family", "sibling|siblings|兄弟姐妹"),
     ("brother", "sibling", "brother|bro|哥哥|弟弟|我哥|我弟|兄弟"),
     ("sister", "sibling", "sister|sis|姐姐|妹妹|我姐|我妹"),
+    ("in-law", "family", "in-law|in-laws|brother-in-law|sister-in-law|mother-in-law|father-in-law|son-in-law|"
+                         "daughter-in-law|妹夫|姐夫|嫂子|弟媳|公公|婆婆|岳父|岳母|丈母娘|老丈人"),
     ("grandparent", "family", "grandparent|grandparents|grandma|grandmother|granny|nan|grandpa|grandfather|"
                               "奶奶|爷爷|外婆|外公|姥姥|姥爷"),
     # work
@@ -54,9 +56,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("pet", None, "pet|pets|animal|animals|宠物|动物"),
     ("dog", "pet", "dog|dogs|puppy|pup|doggy|pooch|mutt|hound|sighthound|terrier|spaniel|collie|labrador|retriever|狗|小狗|狗狗"),
     ("cat", "pet", "cat|cats|kitten|kitty|猫|小猫|猫咪|橘猫"),
-    ("bird", "pet", "bird|parrot|budgie|canary|鸟|鹦鹉"),
+    ("bird", "pet", "bird|parrot|budgie|canary|parakeet|cockatiel|myna|鸟|鹦鹉|八哥|画眉|文鸟"),
     ("rabbit", "pet", "rabbit|bunny|兔子|兔"),
-    ("fish", "pet", "goldfish|aquarium|金鱼|鱼缸"),
+    ("fish", "pet", "goldfish|fish tank|金鱼|鱼缸"),  # not "aquarium": as often a place one visits
     # getting about
     ("vehicle", None, "vehicle|vehicles|wheels|车|车子"),
     ("car", "vehicle", "car|cars|auto|motor|汽车|小车|轿车"),
@@ -93,6 +95,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("cycling", "sport", "cycling|cyclist|ride|骑行"),
     ("hiking", "sport", "hike|hiking|hillwalking|trek|trekking|climb|climbing|徒步|爬山|登山"),
     ("yoga", "sport", "yoga|pilates|瑜伽|普拉提"),
+    ("ball games", "sport", "football|soccer|five-a-side|futsal|rugby|netball|basketball|volleyball|hockey|cricket|"
+                            "baseball|handball|lacrosse|足球|篮球|排球|踢球"),
     ("music", "pastime", "music|instrument|instruments|play|band|choir|音乐|乐器|乐队|合唱"),
     ("instrument", "music", "instrument|instruments|乐器"),
     ("guitar", "instrument", "guitar|guitars|吉他"),
@@ -129,11 +133,13 @@ def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
     if not words:
         return None
     stems = sorted({" ".join(stem(w) for w in word.split()) for word in words}, key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b")
+    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b(?!-in-law)")  # a brother-in-law is no brother
 
 
-_NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)"}
-"""A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company")."""
+_NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)", "我妹": "(?!夫)", "我姐": "(?!夫)",
+                 "妹妹": "(?!夫)", "我弟": "(?!媳)", "弟弟": "(?!媳)"}
+"""A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company"), 我妹 in
+我妹夫 (a sister's husband)."""
 
 
 class _Concept:
