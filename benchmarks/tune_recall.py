@@ -55,8 +55,9 @@ def evaluate(cases, settings: RecallSettings, count) -> tuple[float, float, dict
     for probe, candidates, background, room in cases:
         rescored = []
         for c in candidates:
-            rel = relevance(c.signals, settings)
-            rescored.append(replace(c, relevance=rel, score=score(c.signals, settings), selected=False))
+            read = "lexical-similarity" not in c.routes
+            rel = relevance(c.signals, settings, read=read)
+            rescored.append(replace(c, relevance=rel, score=score(c.signals, settings, read=read), selected=False))
         ranked = select(rescored, settings, room, count, background=background, duplicates=same_statements(rescored),
                         older=older_values(rescored))
         rows = [Row(c.memory.content, memory_line(c.memory), c.memory.status == "active", c.selected) for c in ranked]

@@ -99,6 +99,11 @@ class RecallSettings:
     "The user moved to Astana"), about the same person. A closed question ("Do I play the guitar?")
     names its own answer and gets none of it; a memory about another thing of the same kind
     ("my cat?" — a dog) is rejected as a near miss whatever its relevance."""
+    w_answer_unread: float = 0.55
+    """w_answer for a question the embedder cannot read (below `min_coverage`: Chinese with the default
+    English embedder), where similarity is only the words again and the slot asked is all the meaning
+    recall has: above the floor, the answer alone is enough. On dev (three Chinese personas): Chinese
+    selected 0.58 at 0.25, 0.61 at 0.55 and at 0.7; never-mentioned abstention unchanged (0.80)."""
     w_recency: float = 0.1
     """Orders only: the later of two relevant statements first (relative to the newest candidate)."""
     w_importance: float = 0.04
@@ -328,6 +333,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "recall.w_date":           (0.0, 10.0),
     "recall.w_slot":           (0.0, 10.0),
     "recall.w_answer":         (0.0, 10.0),
+    "recall.w_answer_unread":  (0.0, 10.0),
     "recall.w_recency":        (0.0, 10.0),
     "recall.w_importance":     (0.0, 10.0),
     "recall.w_pinned":         (0.0, 10.0),

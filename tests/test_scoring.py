@@ -128,3 +128,11 @@ def test_budget_cut_and_status_reasons():
 def test_pinned_items_are_selected_with_their_reason():
     ranked = select([candidate(1, 0.1, similarity=0.0, pinned=True)], SETTINGS, 100, len)
     assert ranked[0].selected and ranked[0].reason.startswith("pinned")
+
+
+def test_an_unread_question_leans_on_the_slot_it_asks_for():
+    """When the embedder cannot read the question, the slot an open question asks for is enough alone."""
+    answer = Signals(similarity=0.0, keyword=0.0, slot=1.0)
+    assert relevance(answer, SETTINGS) < SETTINGS.floor <= relevance(answer, SETTINGS, read=False)
+    closed = Signals(similarity=0.0, keyword=0.0, slot=0.5)  # a closed question names its own answer
+    assert relevance(closed, SETTINGS, read=False) == 0.0

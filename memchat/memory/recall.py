@@ -283,8 +283,8 @@ class Recaller:
                 signals = replace(signals, similarity=signals.keyword)
                 routes[memory.id].append("lexical-similarity")
             candidates.append(
-                Candidate(memory=memory, signals=signals, score=score(signals, settings),
-                          routes=tuple(routes[memory.id]), relevance=relevance(signals, settings),
+                Candidate(memory=memory, signals=signals, score=score(signals, settings, read=semantic),
+                          routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content))
             )
         duplicates = same_statements(candidates)

@@ -110,15 +110,18 @@ def signals_for(
     )
 
 
-def relevance(signals: Signals, settings: RecallSettings) -> float:
+def relevance(signals: Signals, settings: RecallSettings, *, read: bool = True) -> float:
+    """`read`: whether the embedder could read the question. When it could not (Chinese for an English
+    embedder), similarity is only the words again, and the slot an open question asks for is the one
+    piece of meaning recall has, so it weighs `w_answer_unread` instead of `w_answer`."""
     answers = 1.0 if signals.slot >= 1.0 else 0.0  # an open question asks for this memory's slot
-    return signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date \
-        + settings.w_answer * answers
+    weight = settings.w_answer if read else settings.w_answer_unread
+    return signals.similarity + settings.w_keyword * signals.keyword + settings.w_date * signals.date + weight * answers
 
 
-def score(signals: Signals, settings: RecallSettings) -> float:
+def score(signals: Signals, settings: RecallSettings, *, read: bool = True) -> float:
     return (
-        relevance(signals, settings)
+        relevance(signals, settings, read=read)
         + settings.w_slot * signals.slot
         + settings.w_recency * signals.recency
         + settings.w_importance * signals.importance
