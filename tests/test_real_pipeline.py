@@ -52,12 +52,15 @@ def test_unrelated_question_recalls_nothing(real_services):
 
 
 def test_forgetting_a_thing_in_other_words_takes_the_message_that_stands_out(real_services):
-    """'the ankle injury thing' never says 'injury', but nothing else in the store is as close to it.
+    """'the ankle injury thing' never says 'injury', but nothing else in the store is as close to it (a
+    background needs a dozen memories: nine statements give eighteen, typed and their episodes).
     Only the real embedder knows the two are close: this is checked here, not with the fake one."""
     writer = real_services.writer
     for n, text in enumerate(["rolled my ankle on the stairs at work on friday, it's the size of a grapefruit",
                               "My sister Ruth moved to Galway last spring.", "I take the 8:10 train to work.",
-                              "I love baking sourdough at the weekend.", "My favourite band is Wet Leg."]):
+                              "I love baking sourdough at the weekend.", "My favourite band is Wet Leg.",
+                              "My dog Biscuit is a beagle.", "I'm learning Portuguese on Duolingo.",
+                              "I work as a pharmacist in Leeds.", "My mum's birthday is on 3 March."]):
         writer.process(text, session_id=None, message_id=None, now=1000.0 * (n + 1))
     writer.process("could you delete the ankle injury thing? it's healed", session_id=None, message_id=None,
                    now=9000.0)
