@@ -45,38 +45,69 @@ from memchat.pipeline.factory import build_services, load_engines, open_conversa
 from memchat.types import PromptAssembled, TokenStreamed, TurnEvent  # noqa: E402
 
 SESSION = [
-    "Hi! I'm Marta.",
-    "I live in Porto and work as a pharmacist at a small clinic near the river.",
-    "From now on, please keep your answers short.",
-    "What is a good breakfast before a long shift?",
-    "My son Leo is nine and he plays the violin every evening.",
-    "Can you suggest three violin pieces for a beginner?",
-    "My brother Rui lives in Lisbon; my sister Ines is a nurse in Braga.",
-    "How far is Lisbon from Porto by train?",
-    "I have a dog called Bolt who loves running on the beach.",
-    "What should I pack for a beach day with a dog?",
+    "Hi! I'm Marta. I finally set you up on the old laptop after dinner, so bear with me while I "
+    "figure out how all of this works, I am not very technical and my son usually helps me.",
+    "I live in Porto and work as a pharmacist at a small clinic near the river. It is a busy place, "
+    "mostly older patients from the neighbourhood, and we close late on Thursdays, which I hate.",
+    "From now on, please always use metric units in your answers. I never know what a cup or an "
+    "ounce is, and I end up converting everything on my phone with flour on my hands.",
+    "What is a good breakfast before a long shift? I usually skip it and then I am starving by "
+    "eleven, and the vending machine at work only has chocolate and crisps.",
+    "My son Leo is nine and he plays the violin every evening. The neighbours have been very patient "
+    "about it, and honestly he is getting better, the squeaking is mostly gone now.",
+    "Can you suggest three violin pieces for a beginner? His teacher asked us to pick something fun "
+    "for the spring concert at school and Leo wants something that sounds impressive.",
+    "My brother Rui lives in Lisbon; my sister Ines is a nurse in Braga. We try to meet at my "
+    "mother's house once a month but it rarely works out with everyone's shifts.",
+    "How far is Lisbon from Porto by train? I am thinking of visiting Rui next month with Leo, and "
+    "I would rather not drive all that way on my own after a week of work.",
+    "I have a dog called Bolt who loves running on the beach. He is a big grey mix from the shelter, "
+    "very gentle with kids, but he pulls on the lead like a train whenever he sees a seagull.",
+    "What should I pack for a beach day with a dog? We are going on Sunday if the weather holds, and "
+    "last time I forgot water for him and had to buy a bottle at the cafe.",
     "PIN:the user is allergic to penicillin.",
-    "Where do I live?",
-    "Explain in a few sentences how vaccines train the immune system.",
-    "I'm thinking about learning to cook Japanese food.",
-    "Give me a simple recipe for miso soup.",
-    "What instrument does my son play?",
-    "Also, I never drink coffee after 4 pm.",
-    "Tell me a fun fact about octopuses.",
-    "My favourite book is One Hundred Years of Solitude.",
-    "Who wrote my favourite book?",
-    "What is the capital of Australia?",
-    "Write a short poem about the Douro river.",
-    "What do I do for work?",
-    "Recommend a weekend trip from Porto.",
-    "How do I keep basil alive indoors?",
-    "Where does my brother live?",
-    "What is the boiling point of water at sea level in Fahrenheit?",
-    "Summarise what you know about my family.",
-    "Any tips for sleeping after a night shift?",
-    "Thanks, that's all for today!",
+    "Where do I live? Sorry, I am just testing whether you remember the things I tell you, my "
+    "colleague said these assistants forget everything between conversations.",
+    "Explain in a few sentences how vaccines train the immune system. A customer asked me today and I "
+    "gave a clumsy answer, I want a simple way to say it next time.",
+    "I'm thinking about learning to cook Japanese food. My friend Sofia took a class in the autumn "
+    "and keeps posting pictures of ramen, and I am jealous of every single one.",
+    "Give me a simple recipe for miso soup. I found miso paste at the Asian shop near the market "
+    "but I have no idea what else goes in, and I do not want to waste it.",
+    "What instrument does my son play? Again just checking your memory, do not worry, I will stop "
+    "doing this soon, it is just fun to see what you keep.",
+    "Also, I never drink coffee after 4 pm. If I do I lie awake until two in the morning staring at "
+    "the ceiling, which is a disaster before an early shift at the clinic.",
+    "Tell me a fun fact about octopuses. Leo is obsessed with them since the aquarium trip and I want "
+    "to surprise him at dinner with something he does not know yet.",
+    "My favourite book is One Hundred Years of Solitude. I read it every few years and notice "
+    "something new each time, the family tree at the front is a lifesaver though.",
+    "Who wrote my favourite book? I always blank on the full name when someone asks, which is "
+    "embarrassing for somebody who claims it is her favourite.",
+    "What is the capital of Australia? We had a quiz night at the clinic and half of us said Sydney, "
+    "and now there is an argument in the group chat that will not end.",
+    "Write a short poem about the Douro river. It is for my mother's birthday card, she grew up in a "
+    "village right on the river and still talks about the boats.",
+    "What do I do for work? Last memory test, I promise. After this I will only ask you real "
+    "questions, my sister thinks I am being silly with all this testing.",
+    "Recommend a weekend trip from Porto. Something we can do by train with a dog and a nine year "
+    "old, nothing too expensive, and ideally with a river or the sea nearby.",
+    "How do I keep basil alive indoors? I have killed three plants this year already, the kitchen "
+    "window gets a lot of sun in the afternoon but maybe that is the problem.",
+    "Where does my brother live? Leo asked me tonight and I realised he has never visited Rui's flat, "
+    "so we are planning the trip properly this time.",
+    "What is the boiling point of water at sea level in Fahrenheit? Leo has a science worksheet and "
+    "the school uses both units, which confuses both of us.",
+    "Summarise what you know about my family. I want to see if you have it all straight before I "
+    "show you to my mother on Sunday, she will ask you questions for sure.",
+    "Any tips for sleeping after a night shift? The clinic asked me to cover two nights next week "
+    "and the last time I did that I felt awful for days afterwards.",
+    "Thanks, that's all for today! Leo needs help with his homework and Bolt is waiting by the door "
+    "for his walk, so I will come back tomorrow evening.",
 ]
-"""30 messages. "PIN:" pins the memory it states (the inspector's p key) before it is sent."""
+"""30 messages, chatty like real ones (two or three sentences): the window fills and folds into the
+summary within the session at the default n_ctx 4096. "PIN:" pins the memory it states (the inspector's
+p key) before it is sent."""
 
 LONG_PROMPT = "Write a long numbered list of sixty different fruits, one per line, with a short note on each."
 
