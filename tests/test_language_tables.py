@@ -21,6 +21,14 @@ def test_every_slot_example_is_recognised_as_its_slot(slot, example):
     assert slot_of(example).name == slot
 
 
+@pytest.mark.parametrize("text", ["The book club moved to Thursdays at the Crown.",
+                                  "My appointment got moved to Friday in Leeds.",
+                                  "Choir practice has moved to the church hall in Didsbury."])
+def test_a_rescheduled_thing_is_no_new_home(text):
+    slot = slot_of(text)
+    assert slot is None or slot.name != "home"
+
+
 @pytest.mark.parametrize("rule", TIME_RULES, ids=[r.name for r in TIME_RULES])
 def test_every_time_rule_example_resolves(rule):
     found = resolve_times(rule.example, MONDAY)

@@ -32,11 +32,14 @@ class Slot:
     needs: tuple[str, ...] = ()
     """Shapes of which one must also match: a relation slot wants the person named or described
     ("my mum Saule", "my son is five"), not merely mentioned ("my mum keeps asking")."""
+    unless: tuple[str, ...] = ()
+    """Shapes that say it is something else: "the meeting moved to Friday" is a new time, not a new home."""
     patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
     required: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
+    vetoes: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
 
     def matches(self, text: str) -> bool:
-        if not any(p.search(text) for p in self.patterns):
+        if not any(p.search(text) for p in self.patterns) or any(p.search(text) for p in self.vetoes):
             return False
         return not self.required or any(p.search(text) for p in self.required)
 
@@ -217,6 +220,10 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
          zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家"),
+         unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
+                 r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
+                 r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"
+                 r"got |is |are |'s )?(?:been |just |now )?moved (?:to|into)\b",),
          asks=("live", "home", "city", "town", "address", "住", "家"),
          examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent.",
                    "Moved in with Priya in Headingley last week."),
@@ -306,8 +313,9 @@ _ROWS: tuple[Slot, ...] = (
 def _compile(slot: Slot) -> Slot:
     patterns = tuple(re.compile(p, re.IGNORECASE) for p in slot.en + slot.zh)
     required = tuple(re.compile(p) for p in slot.needs)
+    vetoes = tuple(re.compile(p, re.IGNORECASE) for p in slot.unless)
     return Slot(slot.name, slot.kind, slot.multi, slot.en, slot.zh, slot.asks, slot.examples, slot.question,
-                slot.needs, patterns, required)
+                slot.needs, slot.unless, patterns, required, vetoes)
 
 
 SLOTS: tuple[Slot, ...] = tuple(_compile(s) for s in _ROWS)
