@@ -30,11 +30,6 @@ _FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confi
 _COLUMNS = ", ".join(_FIELDS)  # what a Memory holds: not the index terms, which only FTS reads
 
 
-def common_limit(total: int, share: float) -> int:
-    """Memories a word may be in before it is too common to search for (see `MemoryStore.common_terms`)."""
-    return max(200, min(int(total * share), COMMON_ROWS))
-
-
 def _memory(row: Row) -> Memory:
     values = {name: row[name] for name in _FIELDS}
     values["pinned"] = bool(values["pinned"])
@@ -58,6 +53,11 @@ COMMON_ROWS = 1500
 MAX_KEYWORD_TERMS = 512
 """Distinct words of one query sent to FTS: a pasted book (10⁵ words) would otherwise build an OR of
 every word — slow, and over SQLite's limit of bound variables in the term lookups."""
+
+
+def common_limit(total: int, share: float) -> int:
+    """Memories a word may be in before it is too common to search for (see `MemoryStore.common_terms`)."""
+    return max(200, min(int(total * share), COMMON_ROWS))
 
 
 class MemoryStore:

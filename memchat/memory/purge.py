@@ -31,6 +31,11 @@ class PurgeReport:
     drafts: int = 0
 
 
+_TEXT_COLUMNS = (("messages", "content", "messages"), ("notes", "text", "notes"), ("sessions", "summary", "summaries"),
+                 ("turns", "snapshot", "snapshots"), ("drafts", "text", "drafts"))
+"""Where text is copied to (table, column, PurgeReport field): a purge scrubs every one of them."""
+
+
 def _scrub(db: Database, table: str, column: str, needles: list[str], marker: str) -> int:
     changed = 0
     for needle in needles:
@@ -52,18 +57,14 @@ def purge_rows(db: Database, memory: Memory, related: list[Memory]) -> PurgeRepo
             db.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (row.id,))
             db.execute("UPDATE memories SET origin_id = NULL WHERE origin_id = ?", (row.id,))
             db.execute("DELETE FROM memories WHERE id = ?", (row.id,))
-        report.messages = _scrub(db, "messages", "content", texts, MARKER)
-        report.notes = _scrub(db, "notes", "text", texts, MARKER)
-        report.summaries = _scrub(db, "sessions", "summary", texts, MARKER)
-        report.drafts = _scrub(db, "drafts", "text", texts, MARKER)
+        for table, column, field_name in _TEXT_COLUMNS:
+            if table != "turns":  # snapshots hold the text JSON-escaped: below
+                setattr(report, field_name, _scrub(db, table, column, texts, MARKER))
         escaped = [json.dumps(t, ensure_ascii=False)[1:-1] for t in texts]  # as they appear inside snapshot JSON
         report.snapshots = _scrub(db, "turns", "snapshot", escaped, f"{MARKER[:-1]} memory #{memory.id}]")
     db.checkpoint()
     return report
 
-
-_TEXT_COLUMNS = (("messages", "content", "messages"), ("notes", "text", "notes"), ("sessions", "summary", "summaries"),
-                 ("turns", "snapshot", "snapshots"), ("drafts", "text", "drafts"))
 
 
 def scrub_phrase(db: Database, phrase: str) -> PurgeReport:
