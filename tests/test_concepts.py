@@ -122,3 +122,60 @@ def test_a_question_about_something_never_told(store, query, told):
 ])
 def test_a_compound_word_is_not_its_first_part(text, concept, not_concept):
     assert concept in concepts_in(text) and not_concept not in concepts_in(text)
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    ("What do I do for a living?", "I work as a sound engineer."),
+    ("Which town do I call home?", "We live in Whitby now."),
+    ("我家狗叫啥？", "我们养了只金毛，叫团子。"),
+    ("What breed is my dog?", "Our beagle Pip ate a sock."),
+    ("我有啥关节方面的毛病？", "我有痛风，啤酒不敢喝。"),
+    ("Which herb can't I stand?", "Coriander tastes like soap to me."),
+    ("我会哪种民乐？", "周末在公园拉二胡。"),
+])
+def test_idioms_and_narrower_words_meet_the_question(question, memory):
+    from memchat.memory.concepts import concept_overlap
+    assert concept_overlap(concepts_in(question), concepts_in(memory)), (concepts_in(question), concepts_in(memory))
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("What do I do for a living?", "home"),  # 'living' is not where one lives here
+    ("I live in Durban.", "work"),
+    ("We redid the living room.", "work"),
+])
+def test_a_set_phrase_does_not_leak_into_another_concept(text, absent):
+    assert absent not in concepts_in(text)
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("Where does Bram work?", "Bram"),
+    ("What's Noor's surname?", "Noor"),
+    ("Is Deb still at the depot?", "Deb"),
+    ("What are Luke's and Aroha's birthdays?", ""),  # two people: each part answers for itself
+    ("When is Mum's birthday?", ""),  # a family word, not a name
+    ("What's my job?", ""),
+])
+def test_the_person_a_question_names(question, name):
+    from memchat.memory.recall import asked_name
+    assert asked_name(question) == name
+
+
+def test_a_memory_about_the_user_does_not_answer_for_someone_named():
+    from memchat.memory.recall import not_about
+    assert not_about("Rhona", "The user works as a marine engineer.") == "not about Rhona"
+    assert not_about("Rhona", "Rhona teaches piano.") == ""
+    assert not_about("Rhona", "The user's partner is a nurse.") == "", "a relation word may be her"
+    assert not_about("", "The user works as a marine engineer.") == ""
+    assert not_about("Ros", "Her birthday is on 3 May.") == "", "a pronoun may be her"
+
+
+@pytest.mark.parametrize(("question", "dropped", "kept"), [
+    ("Which coastal city do I call home?", "city", "coastal"),
+    ("What company do I work for?", "company", "work"),
+    ("我在哪家公司上班？", "公司", "上班"),
+    ("我儿子在哪个城市读书？", "城市", "读书"),
+])
+def test_the_kind_of_answer_asked_for_is_no_search_term(question, dropped, kept):
+    """The memory that answers names the city, not the word "city"."""
+    terms = query_terms(question)
+    assert dropped not in terms and kept in terms

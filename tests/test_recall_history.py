@@ -62,3 +62,20 @@ def test_a_job_sentence_naming_the_old_employer_is_history_for_the_employer_only
     assert older_values([job, employer], ["job"]) == {}, "what the user does is still said there"
     same_place = typed(3, "employer", "The user got a raise at Clyde Steelworks.", 3000.0)
     assert older_values([job, same_place], ["employer"]) == {}
+
+
+def test_an_area_of_life_no_memory_names_in_the_lexicons_words_does_not_drown_the_rest(tmp_path):
+    """"读大三" says where the son studies without any of the education words: the question's other
+    words still find it. A particular thing never named (a cat) still outweighs everything."""
+    services = fake_services(tmp_path)
+    for i, said in enumerate(["我在一家物流公司上班。", "周末喜欢去钓鱼。", "我老婆在医院当护士。", "我们住在成都。",
+                              "儿子在武汉读大三，学土木的。", "最近血压有点高。"]):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0 + i)
+    weights, _ = services.recaller._idf("我儿子在哪里读书？")
+    from memchat.memory.concepts import concept_key
+    from memchat.memory.recall import UNSEEN_WEIGHT
+    assert weights[concept_key("education")] < UNSEEN_WEIGHT
+    son = next(c for c in recall(services, "我儿子在哪里读书？").candidates if "武汉" in c.memory.content)
+    assert son.signals.keyword >= 0.3
+    cat_weights, _ = services.recaller._idf("我的猫叫什么？")
+    assert cat_weights[concept_key("cat")] == UNSEEN_WEIGHT

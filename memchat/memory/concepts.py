@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memchat.memory.terms import has_cjk, stem
+from memchat.memory.terms import has_cjk, plain_idioms, stem
 
 _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     # family
@@ -43,7 +43,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("grandparent", "family", "grandparent|grandparents|grandma|grandmother|granny|nan|grandpa|grandfather|"
                               "奶奶|爷爷|外婆|外公|姥姥|姥爷"),
     # work
-    ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|living|"
+    ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|"
                    "工作|上班|公司|单位|职业|工作室"),
     ("boss", "work", "boss|manager|supervisor|line manager|team lead|team leader|领导|老板|上司|组长|主管|经理"),
     ("colleague", "work", "colleague|coworker|co-worker|workmate|teammate|同事"),
@@ -54,8 +54,12 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                         "学习|读书|读研|上学|大学|学校|专业|学生"),
     # animals
     ("pet", None, "pet|pets|animal|animals|宠物|动物"),
-    ("dog", "pet", "dog|dogs|puppy|pup|doggy|pooch|mutt|hound|sighthound|terrier|spaniel|collie|labrador|retriever|狗|小狗|狗狗"),
-    ("cat", "pet", "cat|cats|kitten|kitty|猫|小猫|猫咪|橘猫"),
+    ("dog", "pet", "dog|dogs|puppy|pup|doggy|pooch|mutt|hound|sighthound|terrier|spaniel|collie|labrador|retriever|"
+                   "poodle|beagle|husky|corgi|pug|dachshund|sausage dog|bulldog|chihuahua|greyhound|whippet|lurcher|"
+                   "schnauzer|shih tzu|alsatian|german shepherd|rottweiler|doberman|staffie|jack russell|cockapoo|"
+                   "labradoodle|狗|小狗|狗狗|柯基|金毛|泰迪|哈士奇|二哈|柴犬|拉布拉多|边牧|比熊|萨摩耶|博美|德牧|法斗|雪纳瑞|土狗"),
+    ("cat", "pet", "cat|cats|kitten|kitty|moggy|tabby|siamese|persian|ragdoll|maine coon|british shorthair|sphynx|"
+                   "猫|小猫|猫咪|橘猫|英短|美短|布偶|暹罗|加菲|狸花|蓝猫"),
     ("bird", "pet", "bird|parrot|budgie|canary|parakeet|cockatiel|myna|鸟|鹦鹉|八哥|画眉|文鸟"),
     ("rabbit", "pet", "rabbit|bunny|兔子|兔"),
     ("fish", "pet", "goldfish|fish tank|金鱼|鱼缸"),  # not "aquarium": as often a place one visits
@@ -75,8 +79,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("meat", "food", "meat|beef|pork|chicken|lamb|mutton|肉|牛肉|猪肉|鸡肉|羊肉"),
     ("fruit", "food", "fruit|fruits|apple|banana|mango|strawberry|strawberries|kiwi|peach|orange|grape|grapes|"
                       "水果|苹果|香蕉|芒果|草莓|桃子|葡萄|橙子"),
+    ("herb", "food", "herb|herbs|coriander|cilantro|parsley|basil|dill|香菜|芫荽|薄荷|香料|调料"),
     ("vegetarian", "food", "vegetarian|veggie|vegan|plant-based|吃素|素食"),
-    ("drink", None, "drink|drinks|drinking|beverage|饮料"),
+    ("drink", None, "drink|drinks|drinking|beverage|饮料|饮品"),
     ("coffee", "drink", "coffee|espresso|latte|cappuccino|咖啡"),
     ("tea", "drink", "tea|茶|奶茶"),
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
@@ -85,6 +90,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|不耐受|消化|肠胃"),
     ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
+    ("joints", "health", "joint|joints|arthritis|gout|rheumatism|rheumatoid|关节|关节炎|痛风|风湿"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
@@ -98,7 +104,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("ball games", "sport", "football|soccer|five-a-side|futsal|rugby|netball|basketball|volleyball|hockey|cricket|"
                             "baseball|handball|lacrosse|足球|篮球|排球|踢球"),
     ("music", "pastime", "music|instrument|instruments|play|band|choir|音乐|乐器|乐队|合唱"),
-    ("instrument", "music", "instrument|instruments|乐器"),
+    ("instrument", "music", "instrument|instruments|乐器|民乐|西洋乐"),
     ("guitar", "instrument", "guitar|guitars|吉他"),
     ("piano", "instrument", "piano|keyboard|keys|钢琴|电子琴"),
     ("violin", "instrument", "violin|fiddle|小提琴"),
@@ -109,6 +115,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("flute", "instrument", "flute|whistle|recorder|笛子|长笛"),
     ("saxophone", "instrument", "saxophone|sax|萨克斯"),
     ("dombra", "instrument", "dombra|balalaika|mandolin|banjo"),
+    ("erhu", "instrument", "erhu|二胡"),
+    ("guzheng", "instrument", "guzheng|zither|古筝"),
+    ("pipa", "instrument", "pipa|lute|琵琶"),
+    ("hulusi", "instrument", "hulusi|葫芦丝|唢呐|箫"),
     ("languages", None, "language|languages|speak|speaks|fluent|mother tongue|first language|native language|"
                         "bilingual|语言|外语|方言|母语"),
     ("english", "languages", "english|英语|英文"),
@@ -123,7 +133,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("mandarin", "languages", "mandarin|chinese|普通话|汉语|中文"),
     ("cantonese", "languages", "cantonese|粤语"),
     ("arabic", "languages", "arabic|阿拉伯语"),
-    ("reply", None, "answer|answers|reply|replies|respond|response|responses|format|回答|回复|回我"),
+    ("reply", None, "answer|answers|reply|replies|respond|response|responses|format|talk to me|tone|"
+                   "回答|回复|回我|风格|语气"),
     ("short", "reply", "short|brief|concise|succinct|one-line|to the point|简短|简洁|短一点"),
     ("long", "reply", "long|detailed|in-depth|thorough|详细|长篇"),
 )
@@ -160,11 +171,15 @@ _PHRASE_WORDS = {name: frozenset(stem(w) for word in words if " " in word for w 
 FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
 """The family concepts: the words above every particular relation (mother, son, husband…)."""
 FAMILY_WORDS = FAMILY - {"family"}
+DOMAINS = frozenset({"family", "work", "home", "education", "commute", "food", "drink", "health", "pastime", "languages",
+                     "reply"})
+"""Areas of life rather than things: told in too many words ("读大三", "my shift at the yard") for the
+absence of the lexicon's words from every memory to mean they were never mentioned."""
 """Family words one step above a particular relation: "our kids" names the son too."""
 
 
 def _stemmed(text: str) -> str:
-    return " ".join(stem(w) for w in re.findall(r"[a-z][a-z'-]*", text.lower()))
+    return " ".join(stem(w) for w in re.findall(r"[a-z][a-z'-]*", plain_idioms(text.lower())))
 
 
 @lru_cache(maxsize=4096)

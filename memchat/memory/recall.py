@@ -22,7 +22,16 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
-from memchat.memory.concepts import CONCEPTS, FAMILY_WORDS, ancestors, concept_key, concepts_in, index_words, near_miss
+from memchat.memory.concepts import (
+    CONCEPTS,
+    DOMAINS,
+    FAMILY_WORDS,
+    ancestors,
+    concept_key,
+    concepts_in,
+    index_words,
+    near_miss,
+)
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import PER_PERSON, person_of, restates
@@ -47,8 +56,10 @@ SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - PER_PERSON
 earlier one. Not names and birthdays: those are one per *person*, and a typed memory's subject does not
 always tell whose ("my wife's birthday", "豆豆生日")."""
 UNSEEN_WEIGHT = 1_000.0
-"""The weight of a concept no memory names: it outweighs every other term, so a memory that does not meet
-it cannot look relevant by the rest of the question's words (and `never_told` rejects them all)."""
+"""The weight of a particular concept (a cat, a dad) no memory names: it outweighs every other term, so a
+memory that does not meet it cannot look relevant by the rest of the question's words (and `never_told`
+rejects them all). A domain (work, education, home) is told in too many words for its absence from the
+lexicon's to mean that: unseen, it weighs what an unseen word weighs."""
 EPISODE_PREFERENCE = 0.05
 """How much more relevant an episode must be than the typed memory distilled from it to stand for both."""
 
@@ -85,6 +96,39 @@ def asked_about(query: str) -> str:
     """Whose slot a question asks for: "my sister's name?" → sister; "my cat called?" → cat; "my name?" → user."""
     match = _ASKED_PERSON.search(query)
     return next((g.lower() for g in match.groups() if g), "user") if match else "user"
+
+
+_NAMED_IN_QUESTION = re.compile(
+    r"\b(?:does|did|is|was|has|had|will|would|can|could)\s+((?-i:[A-Z][a-z]{2,}))\b(?!')"
+    r"|(?-i:\b([A-Z][a-z]{2,}))(?:'s|’s)\b",
+    re.IGNORECASE,
+)
+_NOT_A_PERSON = frozenset({"What", "That", "This", "There", "Where", "Who", "How", "When", "Which", "Why", "Let",
+                           "Here", "Everyone", "Today", "Tomorrow", "Yesterday", "Nobody", "Anyone", "Someone"})
+
+
+_SOMEONE = re.compile(rf"\b(?:{RELATIVES}|she|he|her|his|him)\b|{CN_RELATIVES}|她|他", re.IGNORECASE)
+"""Words that may stand for the person a question names: a relation, a pronoun ("Her birthday is…")."""
+
+
+def asked_name(query: str) -> str:
+    """The one person a question asks about by name ("Where does Bram work?", "What's Noor's surname?"),
+    or "": none, several ("Luke's and Aroha's birthdays?"), or a family word ("Mum's birthday")."""
+    names = {g for m in _NAMED_IN_QUESTION.finditer(query) for g in m.groups() if g}
+    names = {n for n in names if n not in _NOT_A_PERSON and not concepts_in(n)}
+    return names.pop() if len(names) == 1 else ""
+
+
+def not_about(name: str, content: str) -> str:
+    """"not about Rhona": a question about a named person, and a memory that neither names them nor
+    speaks of anyone else (a relation word or a pronoun could be them: "my partner is a nurse", "her
+    birthday is in May").
+    The user's own job is no answer to "What does Rhona do for work?"."""
+    if not name or re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE):
+        return ""
+    if _SOMEONE.search(content):
+        return ""
+    return f"not about {name}"
 
 
 def about_whom(memory: Memory, person: str) -> bool:
@@ -242,6 +286,7 @@ class Recaller:
             routes.setdefault(memory_id, []).append("keyword")
         asked = slots_asked(query)
         person = asked_about(query)
+        named = "" if parts else asked_name(query)
         open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
             routes.setdefault(memory_id, []).append("slot")
@@ -285,7 +330,8 @@ class Recaller:
             candidates.append(
                 Candidate(memory=memory, signals=signals, score=score(signals, settings, read=semantic),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
-                          group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content))
+                          group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
+                          or not_about(named, memory.content))
             )
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
@@ -323,5 +369,5 @@ class Recaller:
             weights[t] = 0.0 if edges else idf(frequencies.get(t, 0), total)
         for name, words in concepts.items():
             seen = max((frequencies.get(w, 0) for w in words), default=0)
-            weights[concept_key(name)] = idf(seen, total) if seen else UNSEEN_WEIGHT
+            weights[concept_key(name)] = idf(seen, total) if seen or name in DOMAINS else UNSEEN_WEIGHT
         return weights, (total, frequencies)

@@ -27,9 +27,36 @@ STOPWORDS = frozenset(
      "usually", "normally", "generally", "currently", "nowadays", "still", "ever", "anymore", "these", "days"]
 )
 QUESTION_FRAMES = re.compile(r"叫什么名字|叫什么|叫啥|名字|是谁|什么时候|啥时候|哪天|几号|几月|哪年|哪里|哪儿|什么|怎么|多少"
+                             r"|哪[个家所座种些位]|有啥|啥子|啥"
                              r"|一般|平时|平常|通常|经常|现在|目前|最近|每天|总是|应该|需要|可以")
 """Chinese question frames and the adverbs and modals around them ("一般", "现在", "应该"), dropped from a query
 before its terms are taken, like English stopwords."""
+
+
+_ANSWER_TYPE = re.compile(
+    r"(\b(?:which|what|whose)\s+(?:[a-z]+\s+)?)(?:city|town|village|country|place|area|neighbou?rhood|suburb|district|"
+    r"street|company|firm|organi[sz]ation|school|university|college|hospital|day|month|year|date|time|kind|sort|type|"
+    r"breed|colou?r|brand|model|number)\b"
+    r"|((?:哪|啥|什么)(?:个|家|所|座|种|些|位)?)(?:城市|国家|地方|公司|单位|学校|大学|医院|品种|牌子|颜色|时候)",
+    re.IGNORECASE,
+)
+"""The kind of answer a question wants ("which *city*", "what *company*", "哪家*公司*"): the memory that answers
+names the city, not the word "city", so the word is no search term."""
+
+
+def without_answer_types(question: str) -> str:
+    return _ANSWER_TYPE.sub(lambda m: (m.group(1) or m.group(2)) + " ", question)
+
+
+_IDIOMS = ((re.compile(r"\b(?:for|make|makes|making|earn|earns|earning) (?:a|my|their|his|her) living\b", re.I), "for work"),
+           (re.compile(r"\bcall (?:home|it home)\b", re.I), "live"))
+"""Set phrases whose words belong to another concept: "what do I do for a living?" asks about work, not home."""
+
+
+def plain_idioms(text: str) -> str:
+    for idiom, meaning in _IDIOMS:
+        text = idiom.sub(meaning, text)
+    return text
 
 
 CJK_STOP_CHARS = frozenset("我你他她它们的了是在吗呢吧啊呀什么哪里谁怎样几个有和都也就还要会能说过这那些一用户")
@@ -82,7 +109,8 @@ def query_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=1024)
 def _query_terms(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(search_terms(QUESTION_FRAMES.sub(" ", text), drop_stopwords=True)))
+    plain = QUESTION_FRAMES.sub(" ", without_answer_types(plain_idioms(text)))
+    return tuple(dict.fromkeys(search_terms(plain, drop_stopwords=True)))
 
 
 @lru_cache(maxsize=16384)
