@@ -61,3 +61,32 @@ def test_introduction_reads_as_a_sentence():
     assert introduction("同事", "小刘") == "用户的同事是小刘。"
     assert opening_name("Isla's home for the summer.") == "Isla"
     assert opening_name("Aye, fair enough.") is None
+
+
+@pytest.mark.parametrize("said, found", [
+    ("I have two kids. Bram is 9 and Lotte is 6.", [("kids", "Bram and Lotte")]),
+    ("We have one daughter, Amara.", [("daughter", "Amara")]),
+    ("we've got three boys, Finn, Oisin and Rory", [("boys", "Finn and Oisin and Rory")]),
+    ("I have a sister. She lives in Oslo.", []),  # no name: nothing to introduce
+    ("I have two brothers. The older one is a chef.", []),
+])
+def test_a_counted_family_names_its_members(said, found):
+    from memchat.memory.people import rosters
+    assert rosters(said) == found
+
+
+def test_who_is_who_from_what_the_store_says():
+    from memchat.memory.people import named_relations
+    people = named_relations(["The user's daughter Isla is 20.", "Rhona is my partner.", "My lad Callum passed his test.",
+                              "I have two kids. Bram is 9 and Lotte is 6.", "儿子赵磊在武汉读大三。"])
+    assert people["daughter"] == {"Isla"} and people["son"] == {"Callum", "赵磊"}
+    assert people["child"] == {"Isla", "Callum", "Bram", "Lotte", "赵磊"}, "a name counts for the broader relation too"
+    assert people["spouse"] == {"Rhona"}
+    assert "family" not in people, "too broad to name anyone"
+
+
+def test_a_name_known_for_a_relation_meets_a_question_about_it():
+    from memchat.memory.scoring import keyword_overlap
+    people = {"son": [frozenset({"callum"})], "child": [frozenset({"callum"})]}
+    assert keyword_overlap("Where is my lad these days?", "Callum passed his driving test.", people=people) == 1.0
+    assert keyword_overlap("Where is my lad these days?", "Callum passed his driving test.") == 0.0

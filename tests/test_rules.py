@@ -103,3 +103,14 @@ def test_a_condition_and_an_instruction_is_not_a_question(text, question):
 )
 def test_dropping_a_format_is_an_instruction_not_a_forget_request(text, topic):
     assert forget_topic(text) == topic
+
+
+def test_a_counted_family_over_two_sentences_is_kept_as_who_they_are(tmp_path):
+    """"I have two kids." then their names in the next sentence: one relation memory names both."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    outcomes, _ = services.writer.process("I have two kids. Bram is 9 and Lotte is 6.", session_id=None,
+                                          message_id=None, now=1000.0)
+    assert "The user's kids are Bram and Lotte." in [o.content for o in outcomes if o.action == "added"]
+    [kids] = [m for m in services.memories.list_items() if "Bram and Lotte" in m.content]
+    assert kids.kind == "relation" and kids.attribute == "children"

@@ -179,7 +179,7 @@ absence of the lexicon's words from every memory to mean they were never mention
 
 
 def _stemmed(text: str) -> str:
-    return " ".join(stem(w) for w in re.findall(r"[a-z][a-z'-]*", plain_idioms(text.lower())))
+    return " ".join(stem(w.rstrip("'-")) for w in re.findall(r"[a-z][a-z'-]*", plain_idioms(text.lower())))  # "kids'"
 
 
 @lru_cache(maxsize=4096)

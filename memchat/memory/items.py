@@ -16,6 +16,7 @@ import numpy as np
 import sqlite_vec
 
 from memchat.engine.protocol import Embedder
+from memchat.memory.people import named_relations
 from memchat.memory.purge import PurgeReport, purge_rows
 from memchat.memory.secrets import secret_kind
 from memchat.memory.slots import embedding_text
@@ -65,6 +66,7 @@ class MemoryStore:
         self.db = db
         self.embedder = embedder
         self._ready: dict[str, list[float]] = {}
+        self._people: tuple[tuple[int, int], dict[str, set[str]]] | None = None
         db.ensure_vectors(embedder.dim, embedder.name)
         self.index = VectorIndex(db, embedder.dim)
 
@@ -232,6 +234,16 @@ class MemoryStore:
             [subject.lower(), attribute.lower(), *statuses],
         )
         return [_memory(r) for r in rows]
+
+    def people(self, limit: int = 2_000) -> dict[str, set[str]]:
+        """Who is who to the user, by relation concept (see `people.named_relations`), from the newest
+        memories and episodes ("my lad Callum…" is often said only in passing); worked out again only
+        after the store changed."""
+        generation = self.db.generation()
+        if self._people is None or self._people[0] != generation:
+            rows = self.db.rows("SELECT content FROM memories WHERE status = 'active' ORDER BY id DESC LIMIT ?", [limit])
+            self._people = (generation, named_relations([r["content"] for r in rows]))
+        return self._people[1]
 
     def by_attributes(self, attributes: Sequence[str], limit: int = 20) -> list[int]:
         if not attributes:

@@ -89,9 +89,83 @@ def introductions(sentence: str) -> list[tuple[str, str]]:
     return found
 
 
+_COUNT = r"a|an|one|two|three|four|five|six|1|2|3|4|5|6"
+_COUNTED = re.compile(
+    rf"\b(?:i|we)(?: have| 've got| have got| got|'ve got|'ve) ({_COUNT}) (?:\w+ )?({RELATIVE_WORDS}|children)(?:s)?\b"
+    r"([^.!?]*)(?:[.!?]+\s*([^.!?]*))?",
+    re.IGNORECASE,
+)
+_ROSTER_NAME = re.compile(r"(?<![.!?]\s)(?-i:\b([A-Z][a-z]{2,}))\b(?=,| is\b| was\b| who|'s\b|’s\b| and\b| \(| turned\b| aged\b|$)")
+_NOT_ROSTER = frozenset({"The", "They", "Their", "She", "Her", "His", "Both", "And", "But", "Our", "Its", "One", "Two",
+                         "Three", "Mum", "Mom", "Dad", "Also", "Just"})
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def rosters(text: str) -> list[tuple[str, str]]:
+    """(relation, names) of each counted introduction: "We have one son, Tomas." → son, Tomas;
+    "I have two kids. Zanele is 12 and Sipho is 8." → kids, Zanele and Sipho. The names come from the
+    rest of the sentence, else from the sentence right after it when it opens with one of them."""
+    found = []
+    for match in _COUNTED.finditer(text):
+        count = _NUMBERS.get(match.group(1).lower()) or int(match.group(1))
+        relation = match.group(2).lower()
+        names = [n for n in _ROSTER_NAME.findall(match.group(3)) if n not in _NOT_ROSTER]
+        following = (match.group(4) or "").strip()
+        if not names and following:
+            opening = _ROSTER_NAME.match(following)
+            if opening and opening.group(1) not in _NOT_ROSTER:
+                names = [n for n in _ROSTER_NAME.findall(following) if n not in _NOT_ROSTER]
+        names = list(dict.fromkeys(names))[:count]
+        if names:
+            plural = len(names) > 1 and not relation.endswith(("s", "ren"))
+            found.append((f"{relation}s" if plural else relation, " and ".join(names)))
+    return found
+
+
 def introduction(relation: str, name: str) -> str:
     """The memory an introduction makes on its own."""
     if re.search(r"[\u4e00-\u9fff]", name):
         return f"用户的{relation}是{name}。"
     verb = "are" if " and " in name else "is"
     return f"The user's {relation} {verb} {name}."
+
+
+_NAMED_RELATION = (
+    re.compile(rf"\b(?:the user's|my|our) (?:\w+ )?({RELATIVE_WORDS})s?,? (?:is |was |are )?(?:called |named )?"
+               r"((?-i:[A-Z][a-z]{2,})(?: and (?-i:[A-Z][a-z]{2,}))?)\b", re.IGNORECASE),
+    re.compile(rf"\b((?-i:[A-Z][a-z]{{2,}})),? (?:is |was )?(?:the user's|my|our) (?:\w+ )?({RELATIVE_WORDS})\b",
+               re.IGNORECASE),
+)
+_CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长)"
+                                r"(?:是|叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
+_NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "还是", "也是", "不在", "没有", "这个", "那个"})
+
+
+def named_relations(texts: list[str]) -> dict[str, set[str]]:
+    """Who is who, from what the store says: {"son": {"Callum"}, "child": {"Callum", "Isla"}, …}.
+
+    A relation word and the name beside it ("The user's daughter Isla is 20", "Rhona is my partner",
+    "儿子赵磊在武汉"), filed under the relation's concept and every broader one, so a question about
+    "my kids" or "我娃" meets a memory that only says "Callum passed his driving test"."""
+    from memchat.memory.concepts import ancestors, concepts_in  # concepts imports nothing of people
+
+    found: dict[str, set[str]] = {}
+
+    def add(relation: str, name: str) -> None:
+        for concept in concepts_in(relation):
+            for broader in (concept, *ancestors(concept)):
+                if broader != "family":  # too broad: "my family" names everyone
+                    found.setdefault(broader, set()).update(name.split(" and "))
+
+    for text in texts:
+        for shape in _NAMED_RELATION:
+            for match in shape.finditer(text):
+                relation, name = (match.group(1), match.group(2)) if shape is _NAMED_RELATION[0] else (
+                    match.group(2), match.group(1))
+                add(relation.lower(), name)
+        for relation, names in rosters(text):
+            add(relation, names)
+        for match in _CN_NAMED_RELATION.finditer(text):
+            if match.group(2) not in _NOT_CN_NAMES:
+                add(match.group(1), match.group(2))
+    return found

@@ -131,6 +131,11 @@ def not_about(name: str, content: str) -> str:
     return f"not about {name}"
 
 
+def name_terms(name: str) -> frozenset[str]:
+    """The index terms a memory holds when it names this person ("刘秀兰" → 刘秀, 秀兰)."""
+    return frozenset(t for t in search_terms(name) if not is_single_cjk(t))
+
+
 def about_whom(memory: Memory, person: str) -> bool:
     """A slot answers the question only for the person asked about ("my sister's name" is not the
     user's name); a relation slot names the relation itself."""
@@ -311,13 +316,14 @@ class Recaller:
         enough = len(similarity) >= MIN_BACKGROUND
         background = statistics.median(similarity.values()) if semantic and enough else 0.0
         texts = [query, *parts]
+        people = {concept: [name_terms(n) for n in names] for concept, names in self.memories.people().items()}
         unheard = "" if parts else never_told(query, weights)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
         newest = max((m.created_at for m in live), default=now)
         candidates = []
         for memory in live:
-            keyword = max(keyword_overlap(text, memory.content, weights) for text in texts)
+            keyword = max(keyword_overlap(text, memory.content, weights, people) for text in texts)
             slot = (1.0 if open_question else 0.5) if memory.attribute in asked and about_whom(memory, person) else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
             if when and memory.event_at is not None:

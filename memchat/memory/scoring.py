@@ -46,7 +46,8 @@ def idf(doc_frequency: int, total: int) -> float:
     return math.log(1 + (total - doc_frequency + 0.5) / (doc_frequency + 0.5))
 
 
-def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | None = None) -> float:
+def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | None = None,
+                    people: Mapping[str, Sequence[frozenset[str]]] | None = None) -> float:
     """Share of the query's meaningful terms present in the content, weighted by `weights` (IDF).
 
     Words and CJK bigrams are one family, single CJK characters another, counted at half
@@ -54,7 +55,9 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     passing for an exact two-character match.
     A concept the query names ("spouse", "宠物") is one term of the word family, met by any of
     its words or a narrower concept's in the content ("husband", "猫"; see `concepts`); the
-    query's own words for it count through the concept, not again on their own.
+    query's own words for it count through the concept, not again on their own. `people` (a relation
+    concept → the index terms of each name the store gives it) lets a name meet it too: "my lad?" —
+    "Callum passed his driving test", once Callum is known to be the son.
     """
     asked, concept_units, words, singles = _query_units(query)
     if not concept_units and not words and not singles:
@@ -62,7 +65,9 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     weights = weights or {}
     present = term_set(content)
     met = concept_overlap(asked, concepts_in(content)) if asked else set()
-    units = [(weights.get(concept_key(name), max(weights.get(t, 1.0) for t in spoken)), name in met or bool(spelled & present))
+    people = people or {}
+    units = [(weights.get(concept_key(name), max(weights.get(t, 1.0) for t in spoken)),
+              name in met or bool(spelled & present) or any(terms <= present for terms in people.get(name, ())))
              for name, spoken, spelled in concept_units]
     units.extend((weights.get(t, 1.0), t in present) for t in words)
 

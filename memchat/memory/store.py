@@ -152,6 +152,12 @@ class Database:
         found = self.row(sql, params)
         return next(iter(found.values())) if found else None
 
+    def generation(self) -> tuple[int, int]:
+        """Changes since the last call, from this connection or another: a cache of what the tables say
+        is stale when this differs."""
+        with self._lock:
+            return int(self.conn.total_changes()), int(self.scalar("PRAGMA data_version"))
+
     def last_insert_rowid(self) -> int:
         """The id of this thread's last insert (call inside the same transaction)."""
         return int(self.conn.last_insert_rowid())

@@ -38,7 +38,7 @@ from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget
 from memchat.memory.items import MemoryStore
-from memchat.memory.people import introduction, introductions, relation_in, with_relation
+from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
 from memchat.memory.persons import PER_PERSON, restates
 from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.purge import PurgeReport, scrub_phrase
@@ -295,6 +295,21 @@ class MemoryWriter:
                 drafts.append(MemoryDraft(kind="relation", content=introduction(relation, name), subject="user",
                                           attribute=slot.name, importance=0.6, confidence=0.8,
                                           source_session=session_id, source_message=message_id))
+        sentences = split_sentences(text)
+        for relation, names in rosters(text):  # "I have two kids. Zanele is 12 and Sipho is 8."
+            first = names.split(" and ")[0]
+            if known.relation_of(first) or any(d.kind == "relation" and first in d.content for d in drafts):
+                continue
+            slot = slot_of(f"My {relation} {names} is here.")
+            if slot is None or slot.kind != "relation":
+                continue
+            known.add(first, relation)
+            said = next((x for x in sentences if first in x), text)
+            chosen.append(said)
+            places.append(window_of(windows, said))
+            drafts.append(MemoryDraft(kind="relation", content=introduction(relation, names), subject="user",
+                                      attribute=slot.name, importance=0.6, confidence=0.8,
+                                      source_session=session_id, source_message=message_id))
         failures: list[ExtractionFailure] = []
         if drafts and self.engine is not None:
             labels = label_with_model(self.engine.utility(), chosen, drafts)
