@@ -114,3 +114,31 @@ def test_a_counted_family_over_two_sentences_is_kept_as_who_they_are(tmp_path):
     assert "The user's kids are Bram and Lotte." in [o.content for o in outcomes if o.action == "added"]
     [kids] = [m for m in services.memories.list_items() if "Bram and Lotte" in m.content]
     assert kids.kind == "relation" and kids.attribute == "children"
+
+
+def test_what_ended_a_value_stays_what_happened_when_a_new_value_comes(tmp_path):
+    """"I sold the Hilux", then an e-bike: the e-bike replaces the Hilux, not the sale, and a question
+    about the Hilux still finds the sale as current, not as an earlier value."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    for i, said in enumerate(["I drive a Hilux to work.", "I sold the Hilux last weekend.", "I bought an e-bike, I ride it to work."]):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0 + i * 86_400)
+    [sale] = [m for m in services.memories.list_items() if "sold" in m.content and not m.is_episode]
+    assert sale.status == "active" and sale.kind == "event"
+    found = services.recaller.recall("Do I still have the Hilux?", token_limit=400, count_tokens=services.engine.count,
+                                     touch=False).candidates
+    mine = next(c for c in found if c.memory.id == sale.id)
+    assert not mine.reason.startswith("earlier value"), mine.reason
+
+
+def test_a_retirement_takes_the_key_of_the_memory_that_names_what_ended(tmp_path):
+    """"I've left The Skerries" retires the band's memory, not the newest one sharing a word like 'away'."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    for i, said in enumerate(["I play the fiddle in a band called The Skerries.",
+                              "My mum moved to Portree, two hours away."]):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0 + i)
+    services.writer.process("I've left The Skerries now that we're two hours away.", session_id=None, message_id=None,
+                            now=5000.0)
+    [left] = [m for m in services.memories.list_items() if "left The Skerries" in m.content]
+    assert left.attribute == "hobby", left.attribute

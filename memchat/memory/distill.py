@@ -18,7 +18,7 @@ import re
 from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
 from memchat.memory.slots import MULTI_VALUED, SLOTS, Slot, slot_of
 from memchat.memory.timeexpr import first_time
-from memchat.types import MemoryDraft
+from memchat.types import Memory, MemoryDraft
 
 __all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_retirement", "third_person"]
 
@@ -61,6 +61,12 @@ RETIRING_ACT = re.compile(
     re.IGNORECASE,
 )
 """Retirement by an act (an event), as opposed to a state said in the negative ("I'm not vegan any more")."""
+
+
+def is_retiring_event(memory: Memory) -> bool:
+    """A stored act that ended a slot's value ("The user sold the Hilux"): no value of the slot itself, so a
+    later value does not replace it and it is no earlier value beside it. It stays what happened."""
+    return memory.kind == "event" and not memory.is_episode and bool(RETIRING_ACT.search(memory.content))
 
 LIFE_EVENTS = re.compile(
     r"\b(?:graduated|got (?:married|engaged|divorced|promoted|accepted|my results)|(?:was|were|got) promoted|"

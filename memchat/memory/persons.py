@@ -20,7 +20,7 @@ _THE_USER = re.compile(
     re.IGNORECASE,
 )
 _NAMED = re.compile(r"\b([A-Z][a-z]{2,})\b")
-_NOT_NAMES = frozenset({"The", "User", "My", "Our", "His", "Her", "Their", "Its", "And", "But", "Also", "Just", "Oh",
+NOT_NAMES = frozenset({"The", "User", "My", "Our", "His", "Her", "Their", "Its", "And", "But", "Also", "Just", "Oh",
                         "Btw", "Yesterday", "Today", "Tomorrow", "Last", "Next", "Happy", "Big", "Little", "Mum",
                         "Mom", "Dad", "January", "February", "March", "April", "May", "June", "July", "August",
                         "September", "October", "November", "December", "Monday", "Tuesday", "Wednesday",
@@ -40,7 +40,7 @@ def person_of(text: str) -> str | None:
     """The person a name or birthday statement is about: "user", a name, a family word, or None."""
     if _THE_USER.search(text):
         return "user"
-    names = [m.group(1) for m in _NAMED.finditer(text) if m.group(1) not in _NOT_NAMES and _a_name_here(text, m)]
+    names = [m.group(1) for m in _NAMED.finditer(text) if m.group(1) not in NOT_NAMES and _a_name_here(text, m)]
     if names:
         return names[0].lower()
     family = [c for c in concepts_in(text) if c in FAMILY or FAMILY & set(ancestors(c))]

@@ -32,7 +32,7 @@ from memchat.memory.concepts import (
     index_words,
     near_miss,
 )
-from memchat.memory.distill import CN_RELATIVES, RELATIVES
+from memchat.memory.distill import CN_RELATIVES, RELATIVES, is_retiring_event
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
@@ -189,7 +189,8 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     latest employer statement is history too ("…engineer for Hebridean Ferries", then "Caley Marine
     offered me the job"); for a question about the job it still tells the job."""
     def slot_of(memory: Memory) -> tuple[str, str, str | None] | None:
-        if memory.is_episode or memory.status != "active" or memory.attribute not in SINGLE_VALUED:
+        if (memory.is_episode or memory.status != "active" or memory.attribute not in SINGLE_VALUED
+                or is_retiring_event(memory)):
             return None
         whose = person_of(memory.content) if memory.attribute in PER_PERSON else None  # a wife's, a son's birthday
         return memory.attribute, memory.subject, whose

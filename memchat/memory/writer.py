@@ -30,6 +30,7 @@ from memchat.memory.distill import (
     draft_from_sentence,
     is_change,
     is_retirement,
+    is_retiring_event,
     multi_valued,
     slot_act,
     third_person,
@@ -39,7 +40,7 @@ from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
-from memchat.memory.persons import PER_PERSON, restates
+from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates
 from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
@@ -332,7 +333,13 @@ class MemoryWriter:
                   and wanted & set(search_terms(m.content))]  # quitting in front of the boss does not retire the boss
         if not owners:
             return None
-        owner = max(owners, key=lambda m: m.created_at)
+        named = {t for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}\b", clause) if w not in NOT_NAMES for t in search_terms(w)}
+
+        def owns(memory: Memory) -> tuple[bool, int, float]:  # "left The Skerries": the band, not whatever said "away"
+            shared = wanted & set(search_terms(memory.content))
+            return bool(shared & named), len(shared), memory.created_at
+
+        owner = max(owners, key=owns)
         retired = MemoryDraft(kind="event", content=third_person(clause),  # the sale, the quitting: it happened
                               subject=owner.subject, attribute=owner.attribute, importance=0.6,
                               confidence=0.9 if correction else 0.8, source_session=session_id,
@@ -403,7 +410,8 @@ class MemoryWriter:
         many = multi_valued(draft.attribute)
         if many and not (draft.change or draft.retirement or draft.correction):
             return []  # before the lookup: a many-valued slot ("likes") grows with every import
-        same = self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
+        same = [m for m in self.memories.by_key(draft.subject, draft.attribute, statuses=("active",))
+                if not is_retiring_event(m)]  # "I sold the Hilux" stays what happened when an e-bike comes
         if not many:
             if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's, nor by itself
                 return [m for m in same if same_person_named(m.content, draft.content)
