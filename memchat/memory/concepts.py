@@ -45,7 +45,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     # work
     ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|"
                    "工作|上班|公司|单位|职业|工作室"),
-    ("boss", "work", "boss|manager|supervisor|line manager|team lead|team leader|领导|老板|上司|组长|主管|经理"),
+    ("boss", "work", "boss|manager|supervisor|line manager|team lead|team leader|领导|老板|上司|组长|主管|经理|"
+                   "站长|店长|厂长|主任|总监|队长"),
     ("colleague", "work", "colleague|coworker|co-worker|workmate|teammate|同事"),
     # home
     ("home", None, "home|house|flat|apartment|address|live|lives|moved to|moved into|relocated|"
@@ -71,7 +72,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("commute", None, "commute|commuting|get to work|travel to work|通勤|上下班"),
     ("transit", "commute", "bus|train|tram|metro|subway|tube|underground|公交|地铁|火车|高铁"),
     # food and health
-    ("food", None, "food|foods|eat|eating|diet|meal|meals|dish|dishes|饮食|食物|忌口|不吃|不能吃"),
+    ("food", None, "food|foods|eat|eating|diet|meal|meals|dish|dishes|饮食|食物|忌口|不吃|不能吃|少吃|多吃|改吃|吃得"),
     ("seafood", "food", "seafood|shellfish|prawn|prawns|shrimp|crab|lobster|mussel|mussels|oyster|oysters|"
                         "海鲜|虾|螃蟹|蟹"),
     ("nuts", "food", "nut|nuts|peanut|peanuts|almond|almonds|cashew|walnut|坚果|花生|核桃"),
