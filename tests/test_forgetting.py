@@ -75,3 +75,36 @@ def test_more_ways_to_ask_to_forget(text, topic):
 def test_not_requests_to_forget(text):
     from memchat.memory.forget_requests import forget_topic
     assert forget_topic(text) is None
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("I'd prefer if you didn't keep the stuff about my debt.", "my debt"),
+    ("That bit about my brother's arrest - please don't save it.", "my brother's arrest"),
+    ("No need to remember my salary.", "my salary"),
+    ("You don't need to remember the thing about my landlord.", "my landlord"),
+    ("Get rid of what I said about the lawsuit.", "the lawsuit"),
+    ("Ignore what I said about moving to Leeds.", "moving to Leeds"),
+    ("Strike the part about my surgery from the record.", "my surgery"),
+    ("Can you erase any mention of Priya?", "Priya"),
+    ("Don't keep a record of my weight.", "my weight"),
+    ("You can forget about the Berlin job, it fell through.", "Berlin job"),
+    ("I don't want you remembering my PIN stuff.", "my PIN stuff"),
+    ("Take the bit about my court case out of your memory.", "my court case"),
+    ("我离婚的事你不用记。", "离婚"),
+    ("别把我住址存下来。", "住址"),
+    ("刚才说的体重你就当没听见。", "体重"),
+    ("帮我把张伟的事从记录里去掉。", "张伟"),
+])
+def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) == topic
+
+
+@pytest.mark.parametrize("text", [
+    "Never log in on public wifi.", "Bin day is Thursday.", "Don't keep me waiting!", "Strike a balance between short and long.",
+    "Don't save the date yet, the wedding might move.", "You can't forget your first car.", "Ignore the typos.",
+    "Stop tracking my steps, the app is annoying.", "我不用记笔记。",
+])
+def test_the_same_words_that_ask_nothing_of_the_memory(text):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) is None

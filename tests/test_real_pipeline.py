@@ -69,6 +69,28 @@ def test_forgetting_a_thing_in_other_words_takes_the_message_that_stands_out(rea
     assert all([c for c in active if word in c] for word in ("Galway", "train", "sourdough", "Wet Leg")), active
 
 
+@pytest.mark.parametrize(("said", "request_", "gone"), [
+    ("I've started seeing a therapist every Thursday for my anxiety.", "Don't save anything about my therapy sessions.",
+     "therapist"),
+    ("I earn 42k a year before tax.", "No need to remember my salary.", "42k"),
+    ("We're suing the builder over the leaking roof.", "Get rid of what I said about the lawsuit.", "suing"),
+])
+def test_a_forget_request_in_other_words_takes_the_thing_and_nothing_else(real_services, said, request_, gone):
+    """The topic shares no word with what was said, only its meaning: a therapist is therapy, earning is
+    salary, suing is a lawsuit. The rest of the store stays."""
+    writer = real_services.writer
+    others = ["My sister Ruth moved to Galway last spring.", "I take the 8:10 train to work.",
+              "I love baking sourdough at the weekend.", "My favourite band is Wet Leg.", "My dog Biscuit is a beagle.",
+              "I'm learning Portuguese on Duolingo.", "I work as a pharmacist in Leeds.", "My mum's birthday is on 3 March."]
+    for n, text in enumerate([*others[:4], said, *others[4:]]):
+        writer.process(text, session_id=None, message_id=None, now=1000.0 * (n + 1))
+    before = {m.content for m in real_services.memories.list_items(episodes=True)}
+    writer.process(request_, session_id=None, message_id=None, now=20_000.0)
+    active = {m.content for m in real_services.memories.list_items(episodes=True)}
+    assert not [c for c in active if gone in c], active
+    assert {c for c in before if gone not in c} <= active, "only what was about the topic goes"
+
+
 def test_a_50000_character_paste_fits_with_a_notice(real_services):
     conv = open_conversation(real_services, "paste")
     finished = conv.run_turn("Please summarise this: " + "The quick brown fox jumps over the lazy dog. " * 1200)

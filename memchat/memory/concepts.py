@@ -86,12 +86,19 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("coffee", "drink", "coffee|espresso|latte|cappuccino|咖啡"),
     ("tea", "drink", "tea|茶|奶茶"),
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
+    ("money", None, "money|salary|pay|paid|wage|wages|income|earn|earns|earning|debt|debts|owe|owed|loan|loans|overdraft|"
+                    "mortgage|savings|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
+    ("legal", None, "lawsuit|sue|suing|sued|court|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
+                    "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|身体|健康|毛病|生病|医生|医院"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|不耐受|消化|肠胃"),
     ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
     ("joints", "health", "joint|joints|arthritis|gout|rheumatism|rheumatoid|关节|关节炎|痛风|风湿"),
+    ("mental health", "health", "therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"
+                                "anxiety|depression|depressed|panic attack|panic attacks|心理医生|心理咨询|焦虑|抑郁"),
+    ("body weight", "health", "weight|weigh|weighs|weighed|kilos|kg|bmi|体重|公斤"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
@@ -173,7 +180,7 @@ FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandpare
 """The family concepts: the words above every particular relation (mother, son, husband…)."""
 FAMILY_WORDS = FAMILY - {"family"}
 DOMAINS = frozenset({"family", "work", "home", "education", "commute", "food", "drink", "health", "pastime", "languages",
-                     "reply"})
+                     "reply", "money", "legal"})
 """Areas of life rather than things: told in too many words ("读大三", "my shift at the yard") for the
 absence of the lexicon's words from every memory to mean they were never mentioned."""
 """Family words one step above a particular relation: "our kids" names the son too."""

@@ -15,16 +15,28 @@ from memchat.memory.segment import split_sentences
 from memchat.memory.terms import query_terms
 
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|"
-           r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)[\s,.!:…~～—–，、-]*)*")
-_PLEASE = r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:please\s+|pls\s+)?"
-_VERB = (r"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|"
-         r"stop remembering|stop keeping|don'?t remember|do not remember|not remember|don'?t keep|do not keep|not keep|"
-         r"don'?t store|do not store|never mind|nevermind|don'?t hold on to|do not hold on to|let go of)")
+           r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
+"""Openers before a request; a whole word each ("yo", not the start of "You")."""
+_PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
+           r"(?:(?:you can|you may|feel free to|go ahead and)\s+)?(?:please\s+|pls\s+)?")
+_KEEPING = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|"
+            r"note(?: down)?|noting(?: down)?|write(?: down| up)?|writing(?: down)?|hang on to|hold on to|hold onto|"
+            r"memori[sz]e|file away)\b")
+"""Ways of keeping something: asked not to, they are a request to forget."""
+_NOT = (r"(?:don'?t|do not|dont|never|not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
+        r"you don'?t have to|you needn'?t|no point in|stop)")
+_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|discard|scrub|strike|"
+         rf"get rid of|throw away|throw out|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
+         rf"ignore(?=\s+(?:what|everything|anything|the (?:bit|part|stuff|thing))\b))")
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
-    r"^(?:i'?d rather you didn'?t|i don'?t want you to|i'd like you to|i want you to)\s+"
-    r"(?:keep|remember|store|delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?|"
+    r"i'd like you to|i want you to)\s+"
+    r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|delete|forget|remove|erase)\b(?P<t>.*)$",
+    rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
+    rf"^(?P<t>(?:that|the|this)\s+(?:bit|part|thing|stuff|info|detail)s?\s+(?:about|on|re)\s+.+?)\s*[—–,;:.-]+\s*"
+    rf"(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEPING}\s+(?:it|that|this)\b",
     r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
     r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
     r"^(?:just\s+|please\s+|can you\s+)?(?:pretend|act like|act as if)\s+(?:you|u)\s+(?:never|didn'?t)\s+(?:heard|hear|saw|see|read|knew|know)\s+(?P<t>.+)$",
@@ -37,11 +49,13 @@ EN_REQUESTS: tuple[str, ...] = (
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
-_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|别记着|别记住|别记了|别记|不要记得|不要记住|不要记|别留着|"
-            r"当没听过|当没听到|当作没听过)")
+_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|去掉|拿掉|划掉|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
+            r"不要记录|不要记|不用记|不必记|没必要记|用不着记|无需记|别存|不要存|别保存|不要保存|别留着|"
+            r"当没听过|当没听到|当没听见|当作没听过|当作没听见)")
 _CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
 CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
+    r"^(?:你)?(?:别|不要|不用|不必)(?:把|将)(?P<t>.+?)(?:存|记|保存|记录|写)(?:下来|下|住|着|进去)?(?:了|啊|哈|吧)?(?:[，,。！!～~]|$)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
     rf"^{_CN_ASK}{_CN_VERB}(?P<t>.+)$",
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我)?{_CN_VERB}(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
@@ -53,15 +67,16 @@ _NOT_A_REQUEST = re.compile(
     r"\b(?:drop|skip|scrap|lose|cut|remove)\s+(?:the\s+|all\s+the\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
     r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
     r"^\s*(?:how|what|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
-    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b",
+    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b",
     re.IGNORECASE,
 )
 """'How do I delete…', 'I always forget my keys', '周末只想忘掉工作': the words, but not a request to us."""
 
 _EN_CONTAINER = re.compile(
-    r"^\s*(?:(?:about|that|the|this|all|any|every)\s+)*"
+    r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
-    r"the details|stuff|bits|bit|part|thing|info|information|details)\s+)?(?:where\s+)?"
+    r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories)\s+)?"
+    r"(?:where\s+)?"
     r"(?:(?:i|that i|you know)\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote)"
     r"\s*(?:you|u|to you)?\s*|"
     r"you know\s+|"
@@ -73,10 +88,11 @@ _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
     r"\bi (?:mentioned|said|told)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
+    r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|"
     r"\bhaha\b)).*$",
     re.IGNORECASE,
 )
-_CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?记忆|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
+_CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
 _CN_CONTAINER = re.compile(r"^(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
 _CN_SUFFIX = re.compile(r"(?:的事情?了?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|了)$")
 

@@ -24,6 +24,7 @@ from dataclasses import replace
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
+from memchat.memory.concepts import DOMAINS, concept_overlap, concepts_in
 from memchat.memory.distill import (
     CN_RELATIVES,
     RELATIVES,
@@ -61,7 +62,7 @@ from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, query_terms, search_terms
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -528,7 +529,7 @@ class MemoryWriter:
         """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
         must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
         everything containing all its words; for a part with a name in it, everything naming them; and,
-        when the embedder reads it, what is close in meaning and shares a word with the topic."""
+        when the embedder reads it, what is close in meaning and shares a word or a concept with the topic."""
         found: set[int] = set()
         topic_terms = set(query_terms(topic))
         people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
@@ -543,9 +544,10 @@ class MemoryWriter:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
             if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
                 core = _CN_TOPIC_FRAME.sub("", part) or part  # "前两天说我弟欠钱那个事" → "我弟欠钱"
+                chars = {t for t in query_terms(core) if is_single_cjk(t)}
                 for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
-                    if keyword_overlap(core, memory.content) >= 0.5:
-                        found.add(memory.id)
+                    if keyword_overlap(core, memory.content) >= 0.5 or (len(chars) >= 2 and chars <= set(memory.content)):
+                        found.add(memory.id)  # every character of "我爸欠钱" in "我爸欠了别人十几万的钱"
                 found |= self._cn_story(core)
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
@@ -557,8 +559,11 @@ class MemoryWriter:
             near = FORGET_SIMILARITY  # a handful of memories is no background, just the memories themselves
             if len(close) >= MIN_BACKGROUND:
                 near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(near, statistics.median(close.values()) + FORGET_MARGIN))
+            asked = concepts_in(topic) - DOMAINS  # "my therapy sessions" — "seeing a therapist": the same thing in other
+            asked |= concepts_in(topic) & {"money", "legal"}  # words; not "the Berlin job" — every memory about work
             for memory in self.memories.many(list(close)).values():
                 shared = topic_terms & set(search_terms(memory.content)) - (named if story else set())
+                shared = shared or (concept_overlap(asked, concepts_in(memory.content)) if asked else set())
                 about_them = people & shared  # "my mum's health": what was said about the mum, close in meaning
                 if (shared and close[memory.id] >= near) or (about_them and close[memory.id] >= 0.3):
                     found.add(memory.id)
