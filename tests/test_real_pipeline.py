@@ -91,6 +91,24 @@ def test_a_forget_request_in_other_words_takes_the_thing_and_nothing_else(real_s
     assert {c for c in before if gone not in c} <= active, "only what was about the topic goes"
 
 
+@pytest.mark.parametrize(("said", "request_", "gone", "kept"), [
+    ("My mum has been diagnosed with early dementia.", "Don't keep a record of my mum's diagnosis.", "dementia",
+     "birthday"),
+    ("Sam and I are in couples therapy.", "You don't need to remember the stuff about Sam and the therapy.",
+     "couples therapy", "Sam is a teacher"),
+])
+def test_forgetting_a_story_about_someone_keeps_the_rest_about_them(real_services, said, request_, gone, kept):
+    writer = real_services.writer
+    for n, text in enumerate(["My partner Sam is a teacher.", "My mum's birthday is 3 May.", "I take the 8:10 train to work.",
+                              said, "I love baking sourdough at the weekend.", "My dog Biscuit is a beagle.",
+                              "I'm learning Portuguese on Duolingo.", "I work as a pharmacist in Leeds."]):
+        writer.process(text, session_id=None, message_id=None, now=1000.0 * (n + 1))
+    writer.process(request_, session_id=None, message_id=None, now=20_000.0)
+    active = [m.content for m in real_services.memories.list_items(episodes=True)]
+    assert not [c for c in active if gone in c], active
+    assert [c for c in active if kept in c], "what else was said about them stays"
+
+
 def test_a_50000_character_paste_fits_with_a_notice(real_services):
     conv = open_conversation(real_services, "paste")
     finished = conv.run_turn("Please summarise this: " + "The quick brown fox jumps over the lazy dog. " * 1200)

@@ -88,6 +88,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|wage|wages|income|earn|earns|earning|debt|debts|owe|owed|loan|loans|overdraft|"
                     "mortgage|savings|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
+    ("gambling", None, "gamble|gambling|gambler|bet|bets|betting|bookie|bookies|casino|poker|pokies|slot machines|"
+                       "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|sue|suing|sued|court|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|身体|健康|毛病|生病|医生|医院"),
@@ -207,6 +209,10 @@ def ancestors(name: str) -> list[str]:
         chain.append(parent)
         parent = CONCEPTS[parent].parent
     return chain
+
+
+PEOPLE_CONCEPTS = frozenset(n for n in CONCEPTS if n in ("family", "boss", "colleague") or "family" in ancestors(n))
+"""The concepts that name people in the user's life (a mother, a boss), not what happened to them."""
 
 
 def meets(asked: str, said: str) -> bool:

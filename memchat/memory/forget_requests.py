@@ -18,11 +18,13 @@ _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|
            r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
 _PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
-           r"(?:(?:you can|you may|feel free to|go ahead and)\s+)?(?:please\s+|pls\s+)?")
-_KEEPING = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|"
-            r"note(?: down)?|noting(?: down)?|write(?: down| up)?|writing(?: down)?|hang on to|hold on to|hold onto|"
-            r"memori[sz]e|file away)\b")
-"""Ways of keeping something: asked not to, they are a request to forget."""
+           r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
+_KEEPING = (r"(?:remember|remembering|(?:keep|keeping)(?!\s+(?:it|them|things|that|this|me|us|you|going|up|on|in|"
+            r"quiet|calm|asking|saying|telling|reminding|trying|doing|replies|answers|responses)\b)|store|storing|save|saving|"
+            r"record|recording|note down|noting down|write down|write that down|writing down|hang on to|hold on to|"
+            r"hold onto|memori[sz]e|file away)\b")
+"""Ways of keeping something: asked not to, they are a request to forget. Not "keep it short", "keep
+asking", "don't write so much": those are about the reply, not the memory."""
 _NOT = (r"(?:don'?t|do not|dont|never|not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
         r"you don'?t have to|you needn'?t|no point in|stop)")
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|discard|scrub|strike|"
@@ -49,13 +51,14 @@ EN_REQUESTS: tuple[str, ...] = (
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
-_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|去掉|拿掉|划掉|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
-            r"不要记录|不要记|不用记|不必记|没必要记|用不着记|无需记|别存|不要存|别保存|不要保存|别留着|"
+_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
+            r"不要记录|不要记|不用记|不必记|没必要记|用不着记|无需记|(?:别|不要)(?:保)?存(?=我|这|那|下|起|着|了)|别留着|"
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见)")
 _CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
 CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
     r"^(?:你)?(?:别|不要|不用|不必)(?:把|将)(?P<t>.+?)(?:存|记|保存|记录|写)(?:下来|下|住|着|进去)?(?:了|啊|哈|吧)?(?:[，,。！!～~]|$)",
+    rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)从(?:你的)?(?:记忆|记录|脑子)(?:里|中)?(?:去掉|拿掉|划掉|抹掉|删掉)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
     rf"^{_CN_ASK}{_CN_VERB}(?P<t>.+)$",
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我)?{_CN_VERB}(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
@@ -64,7 +67,8 @@ CN_REQUESTS: tuple[str, ...] = (
 """Chinese request shapes."""
 
 _NOT_A_REQUEST = re.compile(
-    r"\b(?:drop|skip|scrap|lose|cut|remove)\s+(?:the\s+|all\s+the\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
+    r"\b(?:drop|skip|scrap|lose|cut|remove|get rid of|ditch|discard|ignore|strike|scrub)\s+"
+    r"(?:the\s+|all\s+the\s+|those\s+|these\s+|your\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
     r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
     r"^\s*(?:how|what|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
     r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b",

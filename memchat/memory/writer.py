@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
-from memchat.memory.concepts import DOMAINS, concept_overlap, concepts_in
+from memchat.memory.concepts import DOMAINS, PEOPLE_CONCEPTS, concept_overlap, concepts_in
 from memchat.memory.distill import (
     CN_RELATIVES,
     RELATIVES,
@@ -178,6 +178,21 @@ def _same_person(old: str, new: str) -> bool:
     """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss."""
     names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
     return bool(names & set(re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:])))
+
+
+def _story_concepts(topic: str) -> frozenset[str]:
+    """The concepts that say what a forget topic is about in other words ("my therapy sessions" — "seeing a
+    therapist"): not an area of life ("the Berlin job": every memory about work) nor a person ("my mum's
+    diagnosis": every memory about the mum), but money and the law, which are what people ask to forget."""
+    said = concepts_in(topic)
+    return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal"})
+
+
+def _kin(terms: set[str], words: set[str]) -> set[str]:
+    """The terms of `terms` that share their first five letters with one of `words`: "pregnancy" —
+    "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
+    stems = {w[:5] for w in words if len(w) >= 5 and w.isalpha()}
+    return {t for t in terms if len(t) >= 5 and t.isalpha() and t[:5] in stems}
 
 
 def _numbers(text: str) -> list[str]:
@@ -506,10 +521,14 @@ class MemoryWriter:
         redundant from the mill" for "Luke losing his job at the mill", not "Luke's 35th today"."""
         named = set(query_terms(" ".join(names)))
         others = set(query_terms(part)) - named
+        story = _story_concepts(part)
         found = set()
         for name in names:
             hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
-            found |= {m.id for m in hits.values() if others & set(search_terms(m.content))}
+            for memory in hits.values():
+                words = set(search_terms(memory.content))
+                if others & words or _kin(others, words) or concept_overlap(story, concepts_in(memory.content)):
+                    found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
         return found
 
     def _cn_story(self, core: str) -> set[int]:
@@ -534,10 +553,16 @@ class MemoryWriter:
         topic_terms = set(query_terms(topic))
         people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
                                                                          any(p in t for p in _CN_PEOPLE)}
-        for part in topic_parts(topic):
-            found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
+        parts = topic_parts(topic)
+        things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
+        for part in parts:
             names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
-            if len(query_terms(part)) > len(names) + 1:  # "Luke losing his job": the story, not all about Luke
+            if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
+                found |= self._story(" ".join([part, *things]), names)
+                continue
+            found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
+            if set(query_terms(part)) - set(query_terms(" ".join(names))) - people:  # "Luke losing his job", "Tom's
+                # surgery": the story, not all about Luke or Tom ("my ex Jake" is all about Jake)
                 found |= self._story(part, names)
                 names = []
             for name in names:
@@ -559,13 +584,17 @@ class MemoryWriter:
             near = FORGET_SIMILARITY  # a handful of memories is no background, just the memories themselves
             if len(close) >= MIN_BACKGROUND:
                 near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(near, statistics.median(close.values()) + FORGET_MARGIN))
-            asked = concepts_in(topic) - DOMAINS  # "my therapy sessions" — "seeing a therapist": the same thing in other
-            asked |= concepts_in(topic) & {"money", "legal"}  # words; not "the Berlin job" — every memory about work
+            asked = _story_concepts(topic)
             for memory in self.memories.many(list(close)).values():
-                shared = topic_terms & set(search_terms(memory.content)) - (named if story else set())
+                words = set(search_terms(memory.content))
+                shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
+                if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
+                    shared -= people
                 shared = shared or (concept_overlap(asked, concepts_in(memory.content)) if asked else set())
-                about_them = people & shared  # "my mum's health": what was said about the mum, close in meaning
-                if (shared and close[memory.id] >= near) or (about_them and close[memory.id] >= 0.3):
+                about_them = people & shared  # "my mum's diagnosis": what was said about the mum *and* the story,
+                story_too = not (topic_terms - people) or (shared - people) or concept_overlap(   # close in meaning
+                    concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
+                if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
         return [m for m in memories.values() if m.status in statuses]
