@@ -103,7 +103,9 @@ def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
 @pytest.mark.parametrize("text", [
     "Never log in on public wifi.", "Bin day is Thursday.", "Don't keep me waiting!", "Strike a balance between short and long.",
     "Don't save the date yet, the wedding might move.", "You can't forget your first car.", "Ignore the typos.",
-    "Stop tracking my steps, the app is annoying.", "我不用记笔记。",
+    "Stop tracking my steps, the app is annoying.", "我不用记笔记。", "No need to keep it short, I like detail.",
+    "Please don't write so much.", "Get rid of the bullet points please.", "You can drop me at the station.",
+    "I don't want you to forget my mum's birthday.", "我老婆说别存钱了，该花就花。", "医生让我把盐去掉。",
 ])
 def test_the_same_words_that_ask_nothing_of_the_memory(text):
     from memchat.memory.forget_requests import forget_topic

@@ -33,9 +33,9 @@ _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlear
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
-    r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?|"
-    r"i'd like you to|i want you to)\s+"
-    r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?)\s+"
+    r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing)\b(?P<t>.*)$",
+    r"^(?:i'?d like you to|i want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
     rf"^(?P<t>(?:that|the|this)\s+(?:bit|part|thing|stuff|info|detail)s?\s+(?:about|on|re)\s+.+?)\s*[—–,;:.-]+\s*"
     rf"(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEPING}\s+(?:it|that|this)\b",
