@@ -203,3 +203,16 @@ def test_a_move_without_a_place_fills_no_home(text):
 )
 def test_forget_requests_with_containers_and_trailing_reasons(text, topic):
     assert forget_topic(text) == topic
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("What are my uncle's and my cousin's jobs?", ["What are my uncle's jobs", "my cousin's jobs"]),
+    ("What do my niece and my nephew study?", ["What do my niece study", "my nephew study"]),
+    ("Where are my aunt and my uncle living now?", ["Where are my aunt living now", "my uncle living now"]),
+    ("Who are my neighbours in Leeds and in York?", ["Who are my neighbours in Leeds", "Who are my neighbours in York"]),
+    ("我爸和我妈分别多大？", ["我爸多大", "我妈多大"]),
+    ("What's my dog called and what instrument do I play?", ["What's my dog called", "what instrument do I play"]),
+])
+def test_the_parts_of_a_question_share_what_they_ask(question, parts):
+    """Two people or places with one predicate: each part asks the whole question about its own."""
+    assert sub_queries(question) == parts

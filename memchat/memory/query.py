@@ -26,7 +26,36 @@ def sub_queries(query: str) -> list[str]:
     parts = [p for p in parts if p]
     if len(parts) < 2 or not all(_substantial(p) for p in parts):
         return []
-    return parts[:4]
+    return _shared_frame(parts[:4])
+
+
+_ENDS_IN_SUBJECT = re.compile(r"^(?:what|where|who|when|which|how)\b.*?\b(?P<np>(?:my|our|the) (?:[a-z-]+ )?[a-z-]+(?:'s|s')?"
+                              r"|(?-i:[A-Z][a-z]+)(?:'s|s')?)$", re.IGNORECASE)
+_OPENS_WITH_SUBJECT = re.compile(r"^(?:my|our|the|(?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
+_PREPOSITION = re.compile(r"^(?:at|in|for|with|from|on|to)\s", re.IGNORECASE)
+_CN_EACH = re.compile(r"(?:分别|各自|各)(.+)$")
+_CN_ASKS = re.compile(r"什么|啥|哪|谁|几|多少|怎么")
+
+
+def _shared_frame(parts: list[str]) -> list[str]:
+    """Give every part the words the parts share: "What are my sister's and my girlfriend's names?" asks
+    "my sister's names"; "What do my sister and my girlfriend do for work?" asks what my sister does for
+    work; "my workmates at Kaweka and at Tarawera" asks about both places; "我弟弟和弟媳分别叫什么" asks
+    what each is called."""
+    first, last = parts[0], parts[-1]
+    if _PREPOSITION.match(last):  # "…my workmates at Kaweka and at Tarawera"
+        frame = re.sub(r"\s+(?:at|in|for|with|from|on|to)\s+[^\s].*$", "", first, flags=re.IGNORECASE)
+        return [first, *parts[1:-1], f"{frame} {last}"] if frame != first else parts
+    each = _CN_EACH.search(last)
+    if each:  # "我弟弟和弟媳分别叫什么"
+        return [p if _CN_ASKS.search(p) else p + each.group(1) for p in parts[:-1]] + [_CN_EACH.sub(r"\1", last)]
+    heads = [_ENDS_IN_SUBJECT.match(p) for p in parts[:-1]]
+    if all(heads) and _OPENS_WITH_SUBJECT.match(last):  # "What do my niece and my nephew study?"
+        size = len(heads[-1].group("np").split())  # the subjects are alike: the rest of the last part is shared
+        predicate = " ".join(last.split()[size:])
+        if predicate and not _OPENS_WITH_SUBJECT.match(predicate):
+            return [f"{p} {predicate}" for p in parts[:-1]] + [last]
+    return parts
 
 
 _OPEN_EN = re.compile(r"\b(?:what|what's|whats|where|where's|who|who's|whom|whose|which|when|how|name|list|tell me)\b",
