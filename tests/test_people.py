@@ -72,7 +72,7 @@ def test_introduction_reads_as_a_sentence():
 ])
 def test_a_counted_family_names_its_members(said, found):
     from memchat.memory.people import rosters
-    assert rosters(said) == found
+    assert [(r.relation, r.names) for r in rosters(said)] == found
 
 
 def test_who_is_who_from_what_the_store_says():

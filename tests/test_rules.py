@@ -111,8 +111,8 @@ def test_a_counted_family_over_two_sentences_is_kept_as_who_they_are(tmp_path):
     services = fake_services(tmp_path)
     outcomes, _ = services.writer.process("I have two kids. Bram is 9 and Lotte is 6.", session_id=None,
                                           message_id=None, now=1000.0)
-    assert "The user's kids are Bram and Lotte." in [o.content for o in outcomes if o.action == "added"]
-    [kids] = [m for m in services.memories.list_items() if "Bram and Lotte" in m.content]
+    assert "The user has two kids: Bram is 9 and Lotte is 6." in [o.content for o in outcomes if o.action == "added"]
+    [kids] = [m for m in services.memories.list_items() if "Bram is 9" in m.content]
     assert kids.kind == "relation" and kids.attribute == "children"
 
 
@@ -142,3 +142,16 @@ def test_a_retirement_takes_the_key_of_the_memory_that_names_what_ended(tmp_path
                             now=5000.0)
     [left] = [m for m in services.memories.list_items() if "left The Skerries" in m.content]
     assert left.attribute == "hobby", left.attribute
+
+
+@pytest.mark.parametrize(("said", "slot", "content"), [
+    ("So no more red meat for me.", "diet", "No more red meat for the user."),  # "no" is no opener here
+    ("I'll be a maintenance electrician at the harbour.", "job", None),
+    ("I drive my white pickup to work every day.", "commute", None),
+])
+def test_ordinary_ways_of_saying_a_slot(tmp_path, said, slot, content):
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    [memory] = [m for m in services.memories.list_items() if m.attribute == slot]
+    assert content is None or memory.content == content

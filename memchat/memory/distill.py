@@ -48,7 +48,7 @@ CHANGE = re.compile(
 )
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
-    r"\b(?:sold|got rid of|gave up|quit|stopped|no longer|not .{1,30} any ?more|left|broke up|split up|"
+    r"\b(?:sold|got rid of|gave up|quit|stopped|no longer|no more|not .{1,30} any ?more|left|broke up|split up|"
     r"gave away|retired from|don'?t .{1,20} any ?more|back (?:to|in|into|within) (?:the )?normal|normal again|all clear|"
     r"(?:fully )?recovered|cured|in remission|healed)\b|卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|恢复正常|正常了|痊愈|康复了|"
     r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳)了",

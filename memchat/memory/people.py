@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from memchat.memory.speech import RELATIVE_WORDS
 
@@ -101,24 +102,42 @@ _NOT_ROSTER = frozenset({"The", "They", "Their", "She", "Her", "His", "Both", "A
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
-def rosters(text: str) -> list[tuple[str, str]]:
-    """(relation, names) of each counted introduction: "We have one son, Tomas." → son, Tomas;
-    "I have two kids. Zanele is 12 and Sipho is 8." → kids, Zanele and Sipho. The names come from the
-    rest of the sentence, else from the sentence right after it when it opens with one of them."""
+@dataclass(frozen=True)
+class Roster:
+    """A counted family: "I have two kids. Zanele is 12 and Sipho is 8." → kids, "Zanele and Sipho", "two",
+    and the sentence that named them (empty when the names came in the same sentence)."""
+
+    relation: str
+    names: str
+    count: str
+    naming: str = ""
+
+    def content(self) -> str:
+        """The memory it makes: who they are, and what the naming sentence said of them."""
+        if not self.naming:
+            return introduction(self.relation, self.names)
+        return f"The user has {self.count.lower()} {self.relation}: {self.naming.rstrip('.!')}."
+
+
+def rosters(text: str) -> list[Roster]:
+    """Each counted introduction: "We have one son, Tomas." → son, Tomas; "I have two kids. Zanele is 12
+    and Sipho is 8." → kids, Zanele and Sipho. The names come from the rest of the sentence, else from
+    the sentence right after it when it opens with one of them."""
     found = []
     for match in _COUNTED.finditer(text):
         count = _NUMBERS.get(match.group(1).lower()) or int(match.group(1))
         relation = match.group(2).lower()
         names = [n for n in _ROSTER_NAME.findall(match.group(3)) if n not in _NOT_ROSTER]
-        following = (match.group(4) or "").strip()
+        following, naming = (match.group(4) or "").strip(), ""
         if not names and following:
             opening = _ROSTER_NAME.match(following)
             if opening and opening.group(1) not in _NOT_ROSTER:
                 names = [n for n in _ROSTER_NAME.findall(following) if n not in _NOT_ROSTER]
+                naming = following
         names = list(dict.fromkeys(names))[:count]
         if names:
             plural = len(names) > 1 and not relation.endswith(("s", "ren"))
-            found.append((f"{relation}s" if plural else relation, " and ".join(names)))
+            found.append(Roster(f"{relation}s" if plural else relation, " and ".join(names), match.group(1), naming))
     return found
 
 
@@ -163,8 +182,8 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
                 relation, name = (match.group(1), match.group(2)) if shape is _NAMED_RELATION[0] else (
                     match.group(2), match.group(1))
                 add(relation.lower(), name)
-        for relation, names in rosters(text):
-            add(relation, names)
+        for roster in rosters(text):
+            add(roster.relation, roster.names)
         for match in _CN_NAMED_RELATION.finditer(text):
             if match.group(2) not in _NOT_CN_NAMES:
                 add(match.group(1), match.group(2))

@@ -106,7 +106,7 @@ _ROWS: tuple[Slot, ...] = (
             r"\b(?:i'?ve been|i was|i got|i'?m being) (?:promoted to|appointed)\b",
             r"\b(?:i|we)(?:'ll| will| am|'m)? start(?:s|ing|ed)? (?:work |there |in \w+ |on \w+ |next \w+ )?as "
             r"(?!(?:an? |the )?(?:joke|usual|well|planned|soon|normal|always|before|expected)\b)(?:an? |the )?[a-z]+",
-            r"\b(?:i'?m|i am) (?:now )?(?:a|an|the new|the) "
+            r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) (?:now )?(?:a|an|the new|the) "
              r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
              r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
              r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
@@ -126,7 +126,8 @@ _ROWS: tuple[Slot, ...] = (
                "工作"),
          examples=("I work as a ferry engineer.", "我是游戏原画师。", "I'm the new supervisor at the depot.",
                    "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。",
-                   "I start in June as head gardener.", "下个月开始当犀浦站的组长。"),
+                   "I start in June as head gardener.", "下个月开始当犀浦站的组长。",
+                   "I'll be a maintenance electrician at the harbour."),
          question="What is my job?"),
     Slot("manager", "relation", False,
          en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
@@ -139,6 +140,7 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\bcommute\b", r"\b(?:take|took|catch|get|ride) (?:the |a )?(?:[\w-]+ )?(?:bus|train|tram|metro|tube|ferry)\b",
              r"\b(?:e-?bike|cycle|bike|walk|drive|train|bus) (?:to|into) (?:the )?(?:new )?(?:work|office|yard|site|school)\b",
              r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
+             r"\b(?:drive|drives|cycle|cycles|ride|rides|bike|bikes)\b[^.!?]{1,40}\bto (?:work|the office|the site|the yard)\b",
              r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b",
              r"\b(?:picks?|picking|picked) (?:me|us) up (?:for|before|on the way to )?(?:work|in the morning|every)",
              r"\b(?:get|got|getting|give|gives) (?:me |us )?a lift (?:to|into) (?:work|the office)\b", r"\bcar ?pool\w*\b"),
@@ -245,9 +247,11 @@ _ROWS: tuple[Slot, ...] = (
          question="What pets do I have?"),
     Slot("vehicle", "fact", False, needs=(
              r"(?i:\b(?:my|our|a|an|new|old|second[- ]hand|used|electric|hybrid|company)\b(?:\s+[\w()-]+){0,3}?\s+"
-             r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev)\b)",
+             r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev|"
+             r"bakkie|ute|pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan|estate car)\b)",
              r"(?i:\bdriv(?:e|es|ing) an? \w+)", r"[\u4e00-\u9fff]"),
-         en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia)\b",
+         en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia|bakkie|ute|"
+             r"pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan)\b",
              r"\bdriv(?:e|ing) an? \w+"),
          zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托"),
          asks=("car", "drive", "vehicle", "车"),

@@ -23,12 +23,13 @@ DISCOURSE_MARKERS: tuple[str, ...] = (
     r"by the way", r"btw", r"just so you know", r"fyi", r"for the record", r"quick update", r"small update",
     r"update", r"big news", r"huge news", r"good news", r"bad news", r"news", r"guess what", r"fun fact",
     r"oh and", r"oh", r"also", r"and", r"anyway", r"anyways", r"actually", r"so", r"well", r"right so", r"right",
-    r"ok so", r"okay so", r"ok", r"okay", r"hey", r"hi", r"hmm+", r"um+", r"uh+", r"yeah", r"yes", r"no", r"lol",
+    r"ok so", r"okay so", r"ok", r"okay", r"hey", r"hi", r"hmm+", r"um+", r"uh+", r"yeah", r"yes", r"no(?=\s*[,.!;:—–-])", r"lol",
     r"different topic", r"on a lighter note", r"on another note", r"while i'?m at it", r"one more thing",
     r"speaking of which", r"funny enough", r"honestly", r"to be honest", r"tbh", r"ngl", r"not gonna lie",
     r"as you know", r"remember", r"please remember( that)?", r"note( that)?", r"keep in mind( that)?",
 )
-"""English openers that carry no fact ("By the way, I live in Porto" → "I live in Porto")."""
+"""English openers that carry no fact ("By the way, I live in Porto" → "I live in Porto"). "No" only as an
+answer ("No, I moved"): "no more red meat" says the opposite of "more red meat"."""
 
 CN_DISCOURSE_MARKERS: tuple[str, ...] = (
     "对了", "顺便说一下", "顺便说下", "顺便", "另外", "还有", "跟你说一下", "跟你说", "告诉你", "说到这个",

@@ -313,7 +313,8 @@ class MemoryWriter:
                                           attribute=slot.name, importance=0.6, confidence=0.8,
                                           source_session=session_id, source_message=message_id))
         sentences = split_sentences(text)
-        for relation, names in rosters(text):  # "I have two kids. Zanele is 12 and Sipho is 8."
+        for roster in rosters(text):  # "I have two kids. Zanele is 12 and Sipho is 8."
+            relation, names = roster.relation, roster.names
             first = names.split(" and ")[0]
             if known.relation_of(first) or any(d.kind == "relation" and first in d.content for d in drafts):
                 continue
@@ -324,7 +325,7 @@ class MemoryWriter:
             said = next((x for x in sentences if first in x), text)
             chosen.append(said)
             places.append(window_of(windows, said))
-            drafts.append(MemoryDraft(kind="relation", content=introduction(relation, names), subject="user",
+            drafts.append(MemoryDraft(kind="relation", content=roster.content(), subject="user",
                                       attribute=slot.name, importance=0.6, confidence=0.8,
                                       source_session=session_id, source_message=message_id))
         failures: list[ExtractionFailure] = []
