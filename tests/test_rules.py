@@ -155,3 +155,14 @@ def test_ordinary_ways_of_saying_a_slot(tmp_path, said, slot, content):
     services.writer.process(said, session_id=None, message_id=None, now=1000.0)
     [memory] = [m for m in services.memories.list_items() if m.attribute == slot]
     assert content is None or memory.content == content
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("I start there on the 1st of April.", "The user starts there on the 1st of April."),
+    ("I study French on Tuesdays.", "The user studies French on Tuesdays."),
+    ("I carry an EpiPen everywhere.", "The user carries an EpiPen everywhere."),
+    ("I wanna help make a difference.", "The user wants to help make a difference."),
+])
+def test_the_third_person_reads_as_english(said, stored):
+    from memchat.memory.distill import third_person
+    assert third_person(said) == stored

@@ -135,7 +135,9 @@ _VERB_3RD = re.compile(
     r"\bthe user ((?:now|also|usually|always|never|still|really|mostly|often|sometimes|just|only|actually) )?"
     r"(live|work|love|like|prefer|hate|enjoy|drink|eat|play|speak|own|drive|have|want|use|go|cycle|run|swim|need|"
     r"study|plan|travel|wake|get|visit|dislike|take|read|watch|listen|teach|ride|walk|commute|learn|do|keep|sing|"
-    r"paint|cook|bake|hike|climb|fish|train|do|carry|miss|know|think|feel|try|hope|spend|help|look|make|call)\b"
+    r"paint|cook|bake|hike|climb|fish|train|do|carry|miss|know|think|feel|try|hope|spend|help|look|make|call|"
+    r"start|begin|finish|leave|move|report|manage|lead|rent|share|stay|pay|earn|owe|save|support|volunteer|coach|"
+    r"write|draw|knit|sew|surf|ski|dance|row|sail|jog|meditate|attend|belong|fly|care|mean|wish|worry|buy|sell)\b"
 )
 
 
@@ -148,7 +150,9 @@ def third_person(clause: str) -> str:
     def conjugate(match: re.Match[str]) -> str:
         adverb, verb = match.group(1) or "", match.group(2)
         third = {"have": "has", "do": "does", "go": "goes"}.get(verb)
-        third = third or verb + ("es" if verb.endswith(("sh", "ch", "ss", "x")) else "s")
+        if third is None and re.search(r"[^aeiou]y$", verb):  # study → studies, carry → carries
+            third = verb[:-1] + "ies"
+        third = third or verb + ("es" if verb.endswith(("sh", "ch", "ss", "x", "o")) else "s")
         return f"the user {adverb}{third}"
 
     text = _VERB_3RD.sub(conjugate, text)
@@ -156,6 +160,8 @@ def third_person(clause: str) -> str:
     if first >= 0:  # "the user sold the user's car" reads "the user sold their car"
         head, tail = text[: first + 8], text[first + 8:]
         text = head + re.sub(r"\bthe user's\b", "their", tail, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe user wanna\b", "the user wants to", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe user gonna\b", "the user is going to", text, flags=re.IGNORECASE)
     text = re.sub(r"\bthe user don'?t\b", "the user doesn't", text)
     text = re.sub(r"\bthe user do not\b", "the user does not", text)
     text = re.sub(r"\bthe user haven'?t\b", "the user hasn't", text)
