@@ -166,3 +166,19 @@ def test_ordinary_ways_of_saying_a_slot(tmp_path, said, slot, content):
 def test_the_third_person_reads_as_english(said, stored):
     from memchat.memory.distill import third_person
     assert third_person(said) == stored
+
+
+@pytest.mark.parametrize(("before", "after", "retired"), [
+    ("I'm doing keto at the moment, day 12.", "Quick update on the keto thing, ditched it. Lasted 5 weeks.", "day 12"),
+    ("I drive a blue van.", "Sold the van last week.", "blue van"),
+    ("We have a dog, a boerboel called Tank.", "We buried Tank under the mango tree on Thursday.", "boerboel"),
+    ("I go bouldering twice a week.", "Also officially giving up bouldering, yoga it is.", "twice a week"),
+])
+def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, retired):
+    """Subjects dropped ("ditched it", "Sold the van"), a pet that died, "giving up": the old value goes."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
+    old = [m for m in services.memories.list_items(statuses=("active", "superseded")) if retired in m.content]
+    assert old and all(m.status == "superseded" for m in old), [(m.content, m.status) for m in old]

@@ -65,7 +65,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("rabbit", "pet", "rabbit|bunny|兔子|兔"),
     ("fish", "pet", "goldfish|fish tank|金鱼|鱼缸"),  # not "aquarium": as often a place one visits
     # getting about
-    ("vehicle", None, "vehicle|vehicles|wheels|车|车子"),
+    ("vehicle", None, "vehicle|vehicles|wheels|van|truck|pickup|bakkie|ute|suv|jeep|camper|campervan|车|车子"),
     ("car", "vehicle", "car|cars|auto|motor|汽车|小车|轿车"),
     ("motorbike", "vehicle", "motorbike|motorcycle|moped|scooter|摩托|摩托车|电动车|电瓶车"),
     ("bicycle", "vehicle", "bicycle|bike|cycle|e-bike|ebike|自行车|单车"),

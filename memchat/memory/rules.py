@@ -45,7 +45,9 @@ _CN_FIRST_PERSON = re.compile(r"(我|咱)")
 _EPHEMERAL = re.compile(
     r"^\s*(i think|i guess|i see|i agree|i mean|i know|i don'?t know|i'm not sure|i am not sure|i'm (fine|good|ok|okay|"
     r"tired|bored|back|here|done|sorry|glad|happy to hear)|i wonder|i was wondering|let me|i'll (try|check|think)|"
-    r"i have a question|i need help|i just|i'm just|me too|my bad|my pleasure|i'm off to|i'm heading|"
+    r"i have a question|i need help|i just (?:wanted|want|need|needed|wondered|thought|think|realised|realized|saw|"
+    r"remembered)|i'm just (?:curious|wondering|asking|checking|saying|thinking|kidding|joking|tired|bored|venting)|"
+    r"me too|my bad|my pleasure|i'm off to|i'm heading|"
     r"i'll book|i'll let you know|i can'?t wait)\b",
     re.IGNORECASE,
 )

@@ -83,7 +83,7 @@ _RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", 
 
 def _object_terms(text: str) -> set[str]:
     """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里")."""
-    return {t for t in query_terms(text) if (len(t) >= 4 or (has_cjk(t) and len(t) == 2))
+    return {t for t in query_terms(text) if (len(t) >= 4 or len(t) == 3 and concepts_in(t) or (has_cjk(t) and len(t) == 2))
             and t not in _RETIREMENT_WORDS and t not in ("their", "用户")}
 
 
@@ -136,6 +136,28 @@ class _KnownPeople:
 
 
 _CONTINUATION = re.compile(r"^(?:i|we|i'm|we're|i've|we've|it|it's|that's|which|now|then|and|but|so|plus)\b", re.I)
+
+
+_FRONTED_RETIREMENT = re.compile(
+    r"^(?:on|about|re|as for|regarding) (the [^,]{2,40}),\s*((?:ditched|dropped|sold|quit|gave up|binned|cancell?ed|"
+    r"stopped|packed in|got rid of))(?: it| them)?\b", re.IGNORECASE)
+_BARE_RETIREMENT = re.compile(r"^(?:(?:officially|finally|just|also|now)\s+)?(?:(?P<past>ditched|dropped|sold|quit|gave up|"
+                              r"binned|cancell?ed|stopped|packed in|got rid of)|(?P<ing>giving up|quitting|selling|dropping|"
+                              r"ditching|stopping))\s+(?:the\s|my\s|our\s|[a-z]+ing\b)", re.IGNORECASE)
+
+
+def _with_subject(clause: str) -> str:
+    """Chat drops the subject of what the user did: "On the keto thing, ditched it." is "I ditched the keto
+    thing."; "Sold the van last week." is "I sold the van last week."; "officially giving up bouldering" is
+    "I am officially giving up bouldering"."""
+    fronted = _FRONTED_RETIREMENT.match(clause)
+    if fronted:
+        rest = clause[fronted.end():]
+        return f"I {fronted.group(2).lower()} {fronted.group(1)}{rest}"
+    bare = _BARE_RETIREMENT.match(clause)
+    if bare:  # "Sold the van last week", "officially giving up bouldering"
+        return f"{'I' if bare.group('past') else 'I am'} {clause[:1].lower()}{clause[1:]}"
+    return clause
 
 
 def _continues(clause: str) -> bool:
@@ -272,6 +294,7 @@ class MemoryWriter:
                 if is_chit_chat(clause) or is_question(clause):
                     last = None
                     continue
+                clause = _with_subject(clause)
                 draft = draft_from_sentence(clause, session_id=session_id, message_id=message_id, said_at=now,
                                             correction=correction, hedged=hedged)
                 if draft is None or draft.attribute == "event":  # "I sold the Fiesta last weekend": the Fiesta's slot
