@@ -339,8 +339,10 @@ class MemoryWriter:
         for roster in rosters(text):  # "I have two kids. Zanele is 12 and Sipho is 8."
             relation, names = roster.relation, roster.names
             first = names.split(" and ")[0]
-            if known.relation_of(first) or any(d.kind == "relation" and first in d.content for d in drafts):
-                continue
+            told = [n for n in names.split(" and ") if known.relation_of(n) or any(d.kind == "relation" and n in d.content
+                                                                                 for d in drafts)]
+            if len(told) == len(names.split(" and ")) and not roster.naming:
+                continue  # every one of them is known already, and nothing more is said of them
             slot = slot_of(f"My {relation} {names} is here.")
             if slot is None or slot.kind != "relation":
                 continue
