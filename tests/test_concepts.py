@@ -167,6 +167,9 @@ def test_a_memory_about_the_user_does_not_answer_for_someone_named():
     assert not_about("Rhona", "The user's partner is a nurse.") == "", "a relation word may be her"
     assert not_about("", "The user works as a marine engineer.") == ""
     assert not_about("Ros", "Her birthday is on 3 May.") == "", "a pronoun may be her"
+    assert not_about("Rex", "The user's dog is allergic to chicken.") == "", "a pet word may be the pet"
+    from memchat.memory.recall import asked_name
+    assert asked_name("Is Tuesday my gym day?") == "", "a weekday is no person"
 
 
 @pytest.mark.parametrize(("question", "dropped", "kept"), [

@@ -94,6 +94,8 @@ def test_not_requests_to_forget(text):
     ("别把我住址存下来。", "住址"),
     ("刚才说的体重你就当没听见。", "体重"),
     ("帮我把张伟的事从记录里去掉。", "张伟"),
+    ("That bit about my salary, don't keep it.", "my salary"),
+    ("Can you not remember the bit about my arrest?", "my arrest"),
 ])
 def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
     from memchat.memory.forget_requests import forget_topic
@@ -106,6 +108,11 @@ def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
     "Stop tracking my steps, the app is annoying.", "我不用记笔记。", "No need to keep it short, I like detail.",
     "Please don't write so much.", "Get rid of the bullet points please.", "You can drop me at the station.",
     "I don't want you to forget my mum's birthday.", "我老婆说别存钱了，该花就花。", "医生让我把盐去掉。",
+    # a statement that something ended, or advice: the words, but nothing asked of the memory
+    "Not keeping chickens any more, the fox got them all.", "No point in saving for a house in London.",
+    "Not saving much these days with the mortgage.", "Ignore the bit about Tuesday, pottery moved to Wednesday.",
+    "Never keep cash at home.", "Don't store potatoes in the fridge.", "Get rid of the weeds first.",
+    "Strike while the iron is hot.", "不要存那么多照片在手机里。", "别存着剩饭。", "Don't keep the receipts, they're useless.",
 ])
 def test_the_same_words_that_ask_nothing_of_the_memory(text):
     from memchat.memory.forget_requests import forget_topic

@@ -212,6 +212,8 @@ def test_forget_requests_with_containers_and_trailing_reasons(text, topic):
     ("Who are my neighbours in Leeds and in York?", ["Who are my neighbours in Leeds", "Who are my neighbours in York"]),
     ("我爸和我妈分别多大？", ["我爸多大", "我妈多大"]),
     ("What's my dog called and what instrument do I play?", ["What's my dog called", "what instrument do I play"]),
+    ("Where do Tom and my sister live?", ["Where do Tom live", "my sister live"]),  # subjects of unlike length
+    ("What are Tom's and my sister's jobs?", ["What are Tom's jobs", "my sister's jobs"]),
 ])
 def test_the_parts_of_a_question_share_what_they_ask(question, parts):
     """Two people or places with one predicate: each part asks the whole question about its own."""

@@ -69,6 +69,8 @@ def test_introduction_reads_as_a_sentence():
     ("we've got three boys, Finn, Oisin and Rory", [("boys", "Finn and Oisin and Rory")]),
     ("I have a sister. She lives in Oslo.", []),  # no name: nothing to introduce
     ("I have two brothers. The older one is a chef.", []),
+    ("I have a sister in London and a brother in Paris.", []),  # places, not names
+    ("I have two kids. Christmas is going to be expensive.", []),
 ])
 def test_a_counted_family_names_its_members(said, found):
     from memchat.memory.people import rosters
@@ -90,3 +92,27 @@ def test_a_name_known_for_a_relation_meets_a_question_about_it():
     people = {"son": [frozenset({"callum"})], "child": [frozenset({"callum"})]}
     assert keyword_overlap("Where is my lad these days?", "Callum passed his driving test.", people=people) == 1.0
     assert keyword_overlap("Where is my lad these days?", "Callum passed his driving test.") == 0.0
+
+
+def test_who_is_who_is_worked_out_again_after_a_write_not_after_a_recall(tmp_path):
+    """Recall touches what it selected; that changes no one's name, so the store is not read again."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("My lad Callum passed his test.", session_id=None, message_id=None, now=1000.0)
+    scans = []
+    rows = services.memories.db.rows
+    services.memories.db.rows = lambda sql, params=(): (scans.append(sql) if "ORDER BY id DESC" in sql else None) or rows(
+        sql, params)
+    for _ in range(5):
+        services.recaller.recall("Where is my lad?", token_limit=400, count_tokens=services.engine.count, touch=True)
+    assert len(scans) == 1
+    services.writer.process("My daughter Isla is 20.", session_id=None, message_id=None, now=2000.0)
+    services.recaller.recall("Where is my lad?", token_limit=400, count_tokens=services.engine.count, touch=True)
+    assert len(scans) == 2 and services.memories.people()["daughter"] == {"Isla"}
+
+
+
+def test_openers_nationalities_and_time_words_are_no_names():
+    from memchat.memory.people import named_relations
+    assert named_relations(["Then my boss told me off.", "But my wife said no.", "My wife is French.",
+                            "领导今天说要加班。", "儿子上个月回来了。"]) == {}

@@ -182,3 +182,23 @@ def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, ret
     services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
     old = [m for m in services.memories.list_items(statuses=("active", "superseded")) if retired in m.content]
     assert old and all(m.status == "superseded" for m in old), [(m.content, m.status) for m in old]
+
+
+
+@pytest.mark.parametrize(("before", "after", "kept"), [
+    ("I do yoga twice a week.", "Yesterday I dropped the kids at school and went to yoga.", "yoga twice"),
+    ("I go running every evening.", "My phone died halfway through the run.", "running every"),
+    ("We have a collie called Bess.", "I left the dog with my neighbour for the weekend.", "Bess"),
+    ("We have a cat called Miso.", "Stopped the car to let a cat cross.", "Miso"),
+    ("我每天晚上跑步。", "今天跑步走了一万多步。", "每天晚上"),
+    ("I work as a nurse at the Royal Infirmary.", "I'll be the designated driver tonight for my cousins.", "nurse"),
+    ("我在星火互娱上班。", "我在想要不要去打工。", "星火互娱"),
+])
+def test_an_ordinary_sentence_near_a_value_does_not_end_it(tmp_path, before, after, kept):
+    """What ended is next to the act that ended it; the living only end by dying; a night's role is no job."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
+    old = [m for m in services.memories.list_items(statuses=("active", "superseded")) if kept in m.content]
+    assert old and all(m.status == "active" for m in old), [(m.content, m.status) for m in old]

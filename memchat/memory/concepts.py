@@ -88,9 +88,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|wage|wages|income|earn|earns|earning|debt|debts|owe|owed|loan|loans|overdraft|"
                     "mortgage|savings|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
-    ("gambling", None, "gamble|gambling|gambler|bet|bets|betting|bookie|bookies|casino|poker|pokies|slot machines|"
+    ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
-    ("legal", None, "lawsuit|sue|suing|sued|court|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
+    ("legal", None, "lawsuit|suing|sued|court case|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|身体|健康|毛病|生病|医生|医院"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),

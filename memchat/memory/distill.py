@@ -48,11 +48,12 @@ CHANGE = re.compile(
 )
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
-    r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped|no longer|no more|not .{1,30} any ?more|"
-    r"left|broke up|split up|ditched|dropped|packed (?:it )?in|jacked (?:it )?in|cancell?ed my (?:membership|subscription)|"
+    r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more|"
+    r"not .{1,30} any ?more|left|broke up|split up|ditched|dropped out of|packed (?:it )?in|jacked (?:it )?in|"
+    r"cancell?ed my (?:membership|subscription)|"
     r"gave away|retired from|don'?t .{1,20} any ?more|back (?:to|in|into|within) (?:the )?normal|normal again|all clear|"
     r"(?:fully )?recovered|cured|in remission|healed|died|passed away|buried|put (?:him |her |it )?(?:down|to sleep))\b|"
-    r"卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|恢复正常|正常了|痊愈|康复了|去世|死了|走了|"
+    r"卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|恢复正常|正常了|痊愈|康复了|去世|死了|"
     r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳)了",
     re.IGNORECASE,
 )

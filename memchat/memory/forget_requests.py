@@ -19,17 +19,21 @@ _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
 _PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
-_KEEPING = (r"(?:remember|remembering|(?:keep|keeping)(?!\s+(?:it|them|things|that|this|me|us|you|going|up|on|in|"
-            r"quiet|calm|asking|saying|telling|reminding|trying|doing|replies|answers|responses)\b)|store|storing|save|saving|"
-            r"record|recording|note down|noting down|write down|write that down|writing down|hang on to|hold on to|"
-            r"hold onto|memori[sz]e|file away)\b")
-"""Ways of keeping something: asked not to, they are a request to forget. Not "keep it short", "keep
-asking", "don't write so much": those are about the reply, not the memory."""
-_NOT = (r"(?:don'?t|do not|dont|never|not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
-        r"you don'?t have to|you needn'?t|no point in|stop)")
-_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|discard|scrub|strike|"
-         rf"get rid of|throw away|throw out|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
-         rf"ignore(?=\s+(?:what|everything|anything|the (?:bit|part|stuff|thing))\b))")
+_KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
+               r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
+_WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everything|any|all|that|this|those|these|a record|"
+                  r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b))")
+"""What a request to the assistant names: the user's things or what they said ("my salary", "anything about",
+"the bit about") — not "potatoes in the fridge", "the weeds", "cash at home", which is advice."""
+_KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
+"""Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
+write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
+_NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
+        r"you don'?t have to|you needn'?t)")
+_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
+         rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
+         rf"(?:discard|scrub|strike|get rid of|throw away|throw out){_WHAT_WAS_SAID}|"
+         rf"ignore(?=\s+what i (?:said|told you|mentioned)\b))")
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
@@ -38,7 +42,7 @@ EN_REQUESTS: tuple[str, ...] = (
     r"^(?:i'?d like you to|i want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
     rf"^(?P<t>(?:that|the|this)\s+(?:bit|part|thing|stuff|info|detail)s?\s+(?:about|on|re)\s+.+?)\s*[—–,;:.-]+\s*"
-    rf"(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEPING}\s+(?:it|that|this)\b",
+    rf"(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEP_VERBS}\s+(?:it|that|this)\b",
     r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
     r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
     r"^(?:just\s+|please\s+|can you\s+)?(?:pretend|act like|act as if)\s+(?:you|u)\s+(?:never|didn'?t)\s+(?:heard|hear|saw|see|read|knew|know)\s+(?P<t>.+)$",
@@ -52,7 +56,8 @@ EN_REQUESTS: tuple[str, ...] = (
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
 _CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
-            r"不要记录|不要记|不用记|不必记|没必要记|用不着记|无需记|(?:别|不要)(?:保)?存(?=我|这|那|下|起|着|了)|别留着|"
+            r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|"
+            r"(?:别|不要)(?:保)?存(?=我的|我们的|这(?:个|件|条|些)|那(?:个|件|条|些)|下来|起来)|别留着|"
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见)")
 _CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
 CN_REQUESTS: tuple[str, ...] = (

@@ -67,6 +67,7 @@ class MemoryStore:
         self.embedder = embedder
         self._ready: dict[str, list[float]] = {}
         self._people: tuple[tuple[int, int], dict[str, set[str]]] | None = None
+        self._touched = 0  # rows changed by `touch` alone
         db.ensure_vectors(embedder.dim, embedder.name)
         self.index = VectorIndex(db, embedder.dim)
 
@@ -184,7 +185,7 @@ class MemoryStore:
         ids = list(memory_ids)
         if ids:
             marks = ",".join("?" * len(ids))
-            self.db.execute(
+            self._touched += self.db.execute_counted(  # a recall's bookkeeping: no cache of contents goes stale
                 f"UPDATE memories SET last_access_at = ?, access_count = access_count + 1 WHERE id IN ({marks})",
                 [time.time() if now is None else now, *ids],
             )
@@ -239,7 +240,7 @@ class MemoryStore:
         """Who is who to the user, by relation concept (see `people.named_relations`), from the newest
         memories and episodes ("my lad Callum…" is often said only in passing); worked out again only
         after the store changed."""
-        generation = self.db.generation()
+        generation = self.db.generation(ignored=self._touched)
         if self._people is None or self._people[0] != generation:
             rows = self.db.rows("SELECT content FROM memories WHERE status = 'active' ORDER BY id DESC LIMIT ?", [limit])
             self._people = (generation, named_relations([r["content"] for r in rows]))

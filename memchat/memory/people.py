@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memchat.memory.persons import NOT_NAMES
 from memchat.memory.speech import RELATIVE_WORDS
 
 _RELATION_IN_MEMORY = (
@@ -100,6 +101,16 @@ _ROSTER_NAME = re.compile(r"(?<![.!?]\s)(?-i:\b([A-Z][a-z]{2,}))\b(?=,| is\b| wa
 _NOT_ROSTER = frozenset({"The", "They", "Their", "She", "Her", "His", "Both", "And", "But", "Our", "Its", "One", "Two",
                          "Three", "Mum", "Mom", "Dad", "Also", "Just"})
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_RIGHT_AFTER = re.compile(r"^\s*(?:,|:|—|-|called|named)\s*(?-i:[A-Z][a-z]{2,})[^.!?]*")
+"""The names of a counted family come right after it ("one son, Tomas"), not later in the sentence ("a sister in
+London")."""
+
+
+def _names(text: str) -> list[str]:
+    """Capitalised names in a roster, not after "in/at/from" (places) nor openers and holidays."""
+    return [m.group(1) for m in _ROSTER_NAME.finditer(text)
+            if m.group(1) not in _NOT_ROSTER and m.group(1) not in _NOT_A_NAME and m.group(1) not in NOT_NAMES
+            and not re.search(r"\b(?:in|at|from|to|near|on)\s+$", text[:m.start()], re.IGNORECASE)]
 
 
 @dataclass(frozen=True)
@@ -127,17 +138,15 @@ def rosters(text: str) -> list[Roster]:
     for match in _COUNTED.finditer(text):
         count = _NUMBERS.get(match.group(1).lower()) or int(match.group(1))
         relation = match.group(2).lower()
-        names = [n for n in _ROSTER_NAME.findall(match.group(3)) if n not in _NOT_ROSTER]
+        right_after = _RIGHT_AFTER.match(match.group(3))  # ", Tomas", " called Bess", ": Aroha who's 7 and …"
+        names = _names(right_after.group(0)) if right_after else []
         following, naming = (match.group(4) or "").strip(), ""
-        if not names and following:
-            opening = _ROSTER_NAME.match(following)
-            if opening and opening.group(1) not in _NOT_ROSTER:
-                names = [n for n in _ROSTER_NAME.findall(following) if n not in _NOT_ROSTER]
-                naming = following
-        names = list(dict.fromkeys(names))[:count]
-        if names:
-            plural = len(names) > 1 and not relation.endswith(("s", "ren"))
-            found.append(Roster(f"{relation}s" if plural else relation, " and ".join(names), match.group(1), naming))
+        if not names and following and _ROSTER_NAME.match(following):
+            names, naming = _names(following), following
+        names = list(dict.fromkeys(names))
+        if names and (len(names) == count or count == 1 and not naming):  # "two kids. Christmas is…" is no roster
+            plural = count > 1 and not relation.endswith(("s", "ren"))
+            found.append(Roster(f"{relation}s" if plural else relation, " and ".join(names[:count]), match.group(1), naming))
     return found
 
 
@@ -158,6 +167,15 @@ _NAMED_RELATION = (
 _CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长)"
                                 r"(?:是|叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
 _NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "还是", "也是", "不在", "没有", "这个", "那个"})
+_CN_TIME_OR_WORD = re.compile(r"^(?:今|昨|明|前|后|上|下|这|那|每|去|刚|又|也|都|还|就|才|不|没|很|太|最|一|有)|[天月年周号点]")
+"""Not a name: a time word or an adverb after the relation ("领导今天说…", "儿子上个月…")."""
+_NOT_A_NAME = frozenset({"Then", "But", "And", "So", "Also", "Well", "Now", "Still", "Just", "Even", "Only", "Today",
+                         "Yesterday", "Tomorrow", "Anyway", "Plus", "Because", "When", "While", "After", "Before", "If",
+                         "Since", "Though", "Although", "Actually", "Honestly", "Sadly", "Luckily", "Apparently", "Obviously",
+                         "Christmas", "Easter", "English", "French", "German", "Spanish", "Italian", "Irish", "Scottish",
+                         "Welsh", "Dutch", "Polish", "Chinese", "Japanese", "Korean", "Indian", "American", "Canadian",
+                         "British", "Australian", "Mexican", "Brazilian", "Portuguese", "Russian", "Greek", "Turkish"})
+"""Capitalised words that are not people: openers, holidays, nationalities ("My wife is French")."""
 
 
 def named_relations(texts: list[str]) -> dict[str, set[str]]:
@@ -181,10 +199,12 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
             for match in shape.finditer(text):
                 relation, name = (match.group(1), match.group(2)) if shape is _NAMED_RELATION[0] else (
                     match.group(2), match.group(1))
-                add(relation.lower(), name)
+                names = [n for n in name.split(" and ") if n not in _NOT_A_NAME and n not in NOT_NAMES]
+                if names:
+                    add(relation.lower(), " and ".join(names))
         for roster in rosters(text):
             add(roster.relation, roster.names)
         for match in _CN_NAMED_RELATION.finditer(text):
-            if match.group(2) not in _NOT_CN_NAMES:
+            if match.group(2) not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(match.group(2)):
                 add(match.group(1), match.group(2))
     return found

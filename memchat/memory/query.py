@@ -32,6 +32,9 @@ def sub_queries(query: str) -> list[str]:
 _ENDS_IN_SUBJECT = re.compile(r"^(?:what|where|who|when|which|how)\b.*?\b(?P<np>(?:my|our|the) (?:[a-z-]+ )?[a-z-]+(?:'s|s')?"
                               r"|(?-i:[A-Z][a-z]+)(?:'s|s')?)$", re.IGNORECASE)
 _OPENS_WITH_SUBJECT = re.compile(r"^(?:my|our|the|(?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
+_LEADING_SUBJECT = re.compile(r"^(?:(?:my|our|the) (?:[a-z-]+ )?[a-z-]+(?:'s|s')(?=\s)|(?:my|our|the) [a-z-]+"
+                              r"|(?-i:[A-Z][a-z]+)(?:'s|s')?)", re.IGNORECASE)
+"""The subject a part opens with: through its possessive ("my older sister's"), else "my sister" or a name."""
 _PREPOSITION = re.compile(r"^(?:at|in|for|with|from|on|to)\s", re.IGNORECASE)
 _CN_EACH = re.compile(r"(?:分别|各自|各)(.+)$")
 _CN_ASKS = re.compile(r"什么|啥|哪|谁|几|多少|怎么")
@@ -50,9 +53,9 @@ def _shared_frame(parts: list[str]) -> list[str]:
     if each:  # "我弟弟和弟媳分别叫什么"
         return [p if _CN_ASKS.search(p) else p + each.group(1) for p in parts[:-1]] + [_CN_EACH.sub(r"\1", last)]
     heads = [_ENDS_IN_SUBJECT.match(p) for p in parts[:-1]]
-    if all(heads) and _OPENS_WITH_SUBJECT.match(last):  # "What do my niece and my nephew study?"
-        size = len(heads[-1].group("np").split())  # the subjects are alike: the rest of the last part is shared
-        predicate = " ".join(last.split()[size:])
+    subject = _LEADING_SUBJECT.match(last)
+    if all(heads) and subject:  # "What do my niece and my nephew study?"
+        predicate = last[subject.end():].strip()  # what follows the last part's own subject is shared
         if predicate and not _OPENS_WITH_SUBJECT.match(predicate):
             return [f"{p} {predicate}" for p in parts[:-1]] + [last]
     return parts

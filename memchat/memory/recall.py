@@ -34,7 +34,7 @@ from memchat.memory.concepts import (
 )
 from memchat.memory.distill import CN_RELATIVES, RELATIVES, is_retiring_event
 from memchat.memory.items import MemoryStore
-from memchat.memory.persons import PER_PERSON, person_of, restates
+from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.slots import SLOTS, slots_asked
@@ -107,15 +107,16 @@ _NOT_A_PERSON = frozenset({"What", "That", "This", "There", "Where", "Who", "How
                            "Here", "Everyone", "Today", "Tomorrow", "Yesterday", "Nobody", "Anyone", "Someone"})
 
 
-_SOMEONE = re.compile(rf"\b(?:{RELATIVES}|she|he|her|his|him)\b|{CN_RELATIVES}|她|他", re.IGNORECASE)
-"""Words that may stand for the person a question names: a relation, a pronoun ("Her birthday is…")."""
+_SOMEONE = re.compile(rf"\b(?:{RELATIVES}|she|he|her|his|him|it|dog|cat|pet|puppy|kitten|horse|rabbit|bird)\b"
+                      rf"|{CN_RELATIVES}|她|他|它|狗|猫", re.IGNORECASE)
+"""Words that may stand for the one a question names: a relation, a pronoun ("Her birthday is…"), a pet."""
 
 
 def asked_name(query: str) -> str:
     """The one person a question asks about by name ("Where does Bram work?", "What's Noor's surname?"),
     or "": none, several ("Luke's and Aroha's birthdays?"), or a family word ("Mum's birthday")."""
     names = {g for m in _NAMED_IN_QUESTION.finditer(query) for g in m.groups() if g}
-    names = {n for n in names if n not in _NOT_A_PERSON and not concepts_in(n)}
+    names = {n for n in names if n not in _NOT_A_PERSON and n not in NOT_NAMES and not concepts_in(n)}
     return names.pop() if len(names) == 1 else ""
 
 

@@ -107,6 +107,7 @@ _ROWS: tuple[Slot, ...] = (
             r"\b(?:i|we)(?:'ll| will| am|'m)? start(?:s|ing|ed)? (?:work |there |in \w+ |on \w+ |next \w+ )?as "
             r"(?!(?:an? |the )?(?:joke|usual|well|planned|soon|normal|always|before|expected)\b)(?:an? |the )?[a-z]+",
             r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) (?:now )?(?:a|an|the new|the) "
+             r"(?!designated\b)"
              r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
              r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
              r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
@@ -117,7 +118,7 @@ _ROWS: tuple[Slot, ...] = (
              r"secretary|executive|director|instructor|coach|hairdresser|paralegal|dispatcher|surveyor|geologist|biologist|"
              r"chemist|economist|editor|producer|animator|illustrator|joiner|labourer|roofer|decorator|gardener|landscaper|"
              r"nanny|childminder|caretaker|flight attendant|recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|"
-             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi)\b",
+             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi)\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
@@ -166,7 +167,7 @@ _ROWS: tuple[Slot, ...] = (
              r"(?:at|with|in)\b",
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b"),
          zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer",
-             r"(?:提了?|办了?)离职", r"给(?:了我?|我)?(?:offer|录用通知)", r"(?<!不)在(?!家|这|那|网上|外面|路上)[\u4e00-\u9fffA-Za-z]{2,8}?"
+             r"(?:提了?|办了?)离职", r"给(?:了我?|我)?(?:offer|录用通知)", r"(?<!不)在(?!家|这|那|网上|外面|路上|想|考虑|犹豫|琢磨|纠结|找|看)(?![^，。！？]*(?:要不要|想不想|考虑|打算))[\u4e00-\u9fffA-Za-z]{2,8}?"
              r"(?:打工|干活|送(?:快递|外卖)|跑(?:外卖|滴滴)|做(?:保洁|保安|销售|客服|会计|财务|厨师|司机|护工))"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
          examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。", "I landed a job with the county library.",
@@ -226,7 +227,7 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
-         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家", r"在.{1,6}买(?:了|个|套)?(?:一套)?(?:房|房子|二手房|新房|公寓)"),
+         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
          unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
                  r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
                  r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"

@@ -152,11 +152,18 @@ class Database:
         found = self.row(sql, params)
         return next(iter(found.values())) if found else None
 
-    def generation(self) -> tuple[int, int]:
-        """Changes since the last call, from this connection or another: a cache of what the tables say
-        is stale when this differs."""
+    def generation(self, ignored: int = 0) -> tuple[int, int]:
+        """Where the tables stand: rows changed through this connection (less `ignored` of them) and
+        SQLite's count of commits by other connections. A cache of what the tables say is stale when
+        this differs."""
         with self._lock:
-            return int(self.conn.total_changes()), int(self.scalar("PRAGMA data_version"))
+            return int(self.conn.total_changes()) - ignored, int(self.scalar("PRAGMA data_version"))
+
+    def execute_counted(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        with self._lock:
+            self.execute(sql, params)
+            return int(self.conn.changes())
 
     def last_insert_rowid(self) -> int:
         """The id of this thread's last insert (call inside the same transaction)."""

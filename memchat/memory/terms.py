@@ -34,7 +34,8 @@ before its terms are taken, like English stopwords."""
 
 
 _ANSWER_TYPE = re.compile(
-    r"(\b(?:which|what|whose)\s+(?:[a-z]+\s+)?)(?:city|town|village|country|place|area|neighbou?rhood|suburb|district|"
+    r"(\b(?:which|what|whose)\s+(?:(?!(?:do|does|did|is|are|was|were|can|could|will|would|should|has|have|had)\b)"
+    r"[a-z]+\s+)?)(?:city|town|village|country|place|area|neighbou?rhood|suburb|district|"
     r"street|company|firm|organi[sz]ation|school|university|college|hospital|day|month|year|date|time|kind|sort|type|"
     r"breed|colou?r|brand|model|number)\b"
     r"|((?:哪|啥|什么)(?:个|家|所|座|种|些|位)?)(?:城市|国家|地方|公司|单位|学校|大学|医院|品种|牌子|颜色|时候)",

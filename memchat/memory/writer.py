@@ -28,6 +28,7 @@ from memchat.memory.concepts import DOMAINS, PEOPLE_CONCEPTS, concept_overlap, c
 from memchat.memory.distill import (
     CN_RELATIVES,
     RELATIVES,
+    RETIREMENT,
     draft_from_sentence,
     is_change,
     is_retirement,
@@ -202,6 +203,11 @@ def _same_person(old: str, new: str) -> bool:
     return bool(names & set(re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:])))
 
 
+_DYING = re.compile(r"died|passed away|buried|put (?:\w+ )?(?:down|to sleep)|去世|死了", re.IGNORECASE)
+_LIVING = frozenset({"pet", "relatives", "parents", "siblings", "children", "partner"})
+"""Slots of the living: only dying ends them (the dog left with a neighbour for the weekend is still the user's)."""
+
+
 def _story_concepts(topic: str) -> frozenset[str]:
     """The concepts that say what a forget topic is about in other words ("my therapy sessions" — "seeing a
     therapist"): not an area of life ("the Berlin job": every memory about work) nor a person ("my mum's
@@ -211,10 +217,10 @@ def _story_concepts(topic: str) -> frozenset[str]:
 
 
 def _kin(terms: set[str], words: set[str]) -> set[str]:
-    """The terms of `terms` that share their first five letters with one of `words`: "pregnancy" —
+    """The terms of `terms` that share their first six letters with one of `words`: "pregnancy" —
     "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
-    stems = {w[:5] for w in words if len(w) >= 5 and w.isalpha()}
-    return {t for t in terms if len(t) >= 5 and t.isalpha() and t[:5] in stems}
+    stems = {w[:6] for w in words if len(w) >= 6 and w.isalpha()}
+    return {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
 
 
 def _numbers(text: str) -> list[str]:
@@ -364,15 +370,19 @@ class MemoryWriter:
     def _retired_object(self, clause: str, session_id: int | None, message_id: int | None, now: float,
                         correction: bool, dated: MemoryDraft | None = None) -> MemoryDraft | None:
         """'I sold the Niva' names no slot, but the Niva is a stored memory's: the retirement takes its key."""
-        if not is_retirement(clause):
+        act = RETIREMENT.search(clause)
+        if act is None:
             return None
-        wanted = _object_terms(clause)
-        if not wanted:
+        before, after = clause[:act.start()].split()[-3:], clause[act.end():].split()[:4]
+        wanted = _object_terms(" ".join([*before, *after])) if not has_cjk(clause) else _object_terms(clause)
+        if not wanted:  # what ended is next to the act: "my phone died halfway through the run" ends no running
             return None
         hits = {i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)}
+        dying = bool(_DYING.search(act.group(0)))
         owners = [m for m in self.memories.many(sorted(hits)).values()
                   if m.status == "active" and not m.is_episode and m.attribute not in ("", "manager", "colleague")
-                  and wanted & set(search_terms(m.content))]  # quitting in front of the boss does not retire the boss
+                  and wanted & set(search_terms(m.content))  # quitting in front of the boss does not retire the boss
+                  and (m.attribute in _LIVING) == dying]  # a pet or a person dies; a job, a band, a town is left
         if not owners:
             return None
         named = {t for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}\b", clause) if w not in NOT_NAMES for t in search_terms(w)}
