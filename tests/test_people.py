@@ -116,3 +116,10 @@ def test_openers_nationalities_and_time_words_are_no_names():
     from memchat.memory.people import named_relations
     assert named_relations(["Then my boss told me off.", "But my wife said no.", "My wife is French.",
                             "领导今天说要加班。", "儿子上个月回来了。"]) == {}
+
+
+def test_chinese_surnames_that_look_like_time_words_are_names():
+    from memchat.memory.people import named_relations
+    people = named_relations(["新公司组长是周敏。", "女儿明明今年六岁。"])
+    assert people["boss"] == {"周敏"} and people["daughter"] == {"明明"}
+    assert "work" not in people, "an area of life names no one"

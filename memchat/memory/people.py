@@ -144,7 +144,7 @@ def rosters(text: str) -> list[Roster]:
         if not names and following and _ROSTER_NAME.match(following):
             names, naming = _names(following), following
         names = list(dict.fromkeys(names))
-        if names and (len(names) == count or count == 1 and not naming):  # "two kids. Christmas is…" is no roster
+        if names and (len(names) >= count or not naming):  # "two kids. Christmas is…" is no roster
             plural = count > 1 and not relation.endswith(("s", "ren"))
             found.append(Roster(f"{relation}s" if plural else relation, " and ".join(names[:count]), match.group(1), naming))
     return found
@@ -167,8 +167,9 @@ _NAMED_RELATION = (
 _CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长)"
                                 r"(?:是|叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
 _NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "还是", "也是", "不在", "没有", "这个", "那个"})
-_CN_TIME_OR_WORD = re.compile(r"^(?:今|昨|明|前|后|上|下|这|那|每|去|刚|又|也|都|还|就|才|不|没|很|太|最|一|有)|[天月年周号点]")
-"""Not a name: a time word or an adverb after the relation ("领导今天说…", "儿子上个月…")."""
+_CN_TIME_OR_WORD = re.compile(r"^(?:今天|昨天|明天|前天|后天|上个?月|下个?月|这个?月|上周|下周|这周|每天|去年|今年|明年|刚才|刚刚|"
+                              r"现在|最近|以前|之前|后来|那天|这天|平时)|^[又也都还就才不没很太最要会在把被给让]")
+"""Not a name: a time word or an adverb after the relation ("领导今天说…", "儿子上个月…"); 周敏, 明明 and 林月 are."""
 _NOT_A_NAME = frozenset({"Then", "But", "And", "So", "Also", "Well", "Now", "Still", "Just", "Even", "Only", "Today",
                          "Yesterday", "Tomorrow", "Anyway", "Plus", "Because", "When", "While", "After", "Before", "If",
                          "Since", "Though", "Although", "Actually", "Honestly", "Sadly", "Luckily", "Apparently", "Obviously",
@@ -184,14 +185,14 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
     A relation word and the name beside it ("The user's daughter Isla is 20", "Rhona is my partner",
     "儿子赵磊在武汉"), filed under the relation's concept and every broader one, so a question about
     "my kids" or "我娃" meets a memory that only says "Callum passed his driving test"."""
-    from memchat.memory.concepts import ancestors, concepts_in  # concepts imports nothing of people
+    from memchat.memory.concepts import DOMAINS, ancestors, concepts_in  # concepts imports nothing of people
 
     found: dict[str, set[str]] = {}
 
     def add(relation: str, name: str) -> None:
         for concept in concepts_in(relation):
             for broader in (concept, *ancestors(concept)):
-                if broader != "family":  # too broad: "my family" names everyone
+                if broader not in DOMAINS:  # too broad: "my family", "work" name everyone
                     found.setdefault(broader, set()).update(name.split(" and "))
 
     for text in texts:
