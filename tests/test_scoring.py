@@ -94,6 +94,16 @@ def test_far_below_the_best_match_is_not_selected():
     assert by_id[2].reason.startswith("far below the best match")
 
 
+def test_the_answer_to_an_open_question_is_not_outranked_by_other_matches():
+    """"我在哪上班？" matches many messages word for word; the one employer statement, which shares no word
+    with it, answers it: it must clear the floor, not come close to the best word match."""
+    words = candidate(1, SETTINGS.floor + SETTINGS.margin + 0.3)
+    answer = Candidate(memory(2), Signals(similarity=0.0, keyword=0.0, slot=1.0), SETTINGS.floor + 0.03,
+                       relevance=SETTINGS.floor + 0.03)
+    by_id = {c.memory.id: c for c in select([words, answer], SETTINGS, 10_000, len, background=0.0)}
+    assert by_id[1].selected and by_id[2].selected
+
+
 def test_dynamic_selection_takes_high_some_middle_none_below_floor():
     high = [candidate(i, SETTINGS.high + 0.05) for i in range(1, 4)]
     middle = [candidate(i, SETTINGS.high - 0.01) for i in range(10, 16)]

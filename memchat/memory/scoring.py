@@ -13,7 +13,8 @@ clock: it only says which of two relevant statements is the later one.
 Selection is calibrated per query: a candidate must clear an absolute floor, stand out
 from the query's background (the median similarity of its nearest neighbours: a question
 about something never mentioned matches everything a little and nothing well), and be
-close to the best match. Everything at or above `high` is taken, up to `middle_k` from the
+close to the best match — unless it fills the slot an open question asks for ("Where do I
+work?" — "巴蜀记那边给offer了"): many messages may share the question's words, one answers it. Everything at or above `high` is taken, up to `middle_k` from the
 band below it, within the recalled-memory token share. Each candidate keeps its reason.
 """
 
@@ -168,8 +169,9 @@ def select(
         if memory.id in duplicates:
             result.append(replace(candidate, selected=False, reason=f"same statement as #{duplicates[memory.id]}"))
             continue
-        decided = _reject_reason(memory, candidate.relevance, best.get(candidate.group, 0.0), background, settings,
-                                 candidate.mismatch)
+        answers = candidate.signals.slot >= 1.0  # fills the slot an open question asks for: no other match outranks it
+        decided = _reject_reason(memory, candidate.relevance, 0.0 if answers else best.get(candidate.group, 0.0),
+                                 background, settings, candidate.mismatch)
         if decided is None and memory.id in older:
             decided = f"earlier value: #{older[memory.id]} said later"
         if decided is None and memory.pinned:
