@@ -79,3 +79,14 @@ def test_an_area_of_life_no_memory_names_in_the_lexicons_words_does_not_drown_th
     assert son.signals.keyword >= 0.3
     cat_weights, _ = services.recaller._idf("我的猫叫什么？")
     assert cat_weights[concept_key("cat")] == UNSEEN_WEIGHT
+
+
+def test_a_memory_told_in_a_narrower_word_is_found_by_the_question_s_concept(tmp_path):
+    """"哪种民乐" shares no character pair with "吹笛子", and a Chinese question has no vector to lean on:
+    the concept's words (a flute is an instrument) find it."""
+    services = fake_services(tmp_path)
+    for i, said in enumerate(["我在一家火锅店当厨师。", "业余爱好就是吹笛子，小时候学的。", "周末喜欢去江边钓鱼。"]):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0 + i)
+    found = recall(services, "我会哪种民乐？").candidates
+    flute = [c for c in found if "笛子" in c.memory.content]
+    assert flute and "concept" in flute[0].routes and flute[0].signals.keyword > 0

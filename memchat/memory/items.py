@@ -361,7 +361,12 @@ class MemoryStore:
         query: they would match thousands of rows, all ranked low, at the cost of sorting them.
         `frequencies` (from `term_frequencies`, for these terms) saves looking them up again.
         """
-        terms = list(dict.fromkeys(query_terms(query)))[:MAX_KEYWORD_TERMS]
+        return self.keyword_terms(list(dict.fromkeys(query_terms(query)))[:MAX_KEYWORD_TERMS], k, every=every,
+                                  common_share=common_share, frequencies=frequencies)
+
+    def keyword_terms(self, terms: list[str], k: int, *, every: bool = False, common_share: float = 0.05,
+                      frequencies: tuple[int, dict[str, int]] | None = None) -> list[tuple[int, float]]:
+        """`keyword` for index terms already worked out (a concept's words: "笛子", "flute", "fiddle")."""
         if not every:
             if frequencies is None:
                 common = self.common_terms(terms, common_share)

@@ -291,6 +291,11 @@ class Recaller:
         weights, frequencies = self._idf(query)  # one look-up of the query's words serves FTS and IDF
         for memory_id, _rank in self.memories.keyword(query, settings.keyword_k, frequencies=frequencies):
             routes.setdefault(memory_id, []).append("keyword")
+        for name in sorted(concepts_in(query)):  # "我会哪种民乐？" finds "吹笛子" by the concept's narrower words
+            words = [w for w in index_words(name) if not is_single_cjk(w)]
+            for memory_id, _rank in self.memories.keyword_terms(words, settings.keyword_k, frequencies=frequencies):
+                if "concept" not in routes.setdefault(memory_id, []):
+                    routes[memory_id].append("concept")
         asked = slots_asked(query)
         person = asked_about(query)
         named = "" if parts else asked_name(query)
