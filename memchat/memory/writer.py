@@ -16,18 +16,15 @@ subject/attribute key:
 from __future__ import annotations
 
 import re
-import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
-from memchat.memory.concepts import DOMAINS, PEOPLE_CONCEPTS, concept_overlap, concepts_in
+from memchat.memory.concepts import concepts_in
 from memchat.memory.distill import (
-    CN_RELATIVES,
-    RELATIVES,
     RETIREMENT,
     draft_from_sentence,
     is_change,
@@ -56,22 +53,17 @@ from memchat.memory.rules import (
     is_request_or_musing,
     mentions_the_user,
     named_subject,
-    topic_parts,
 )
-from memchat.memory.scoring import DAY, MIN_BACKGROUND, keyword_overlap
+from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
+from memchat.memory.terms import has_cjk, query_terms, search_terms
+from memchat.memory.topic_match import TopicMatcher
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
-FORGET_SIMILARITY = 0.5
-FORGET_MARGIN = 0.2
-"""A memory sharing a word with a forget topic goes when it is this much closer to the topic than the
-median of the topic's 30 nearest memories (never below 0.3; only once there are MIN_BACKGROUND of
-them), or at FORGET_SIMILARITY in any case."""
 PENDING_GAP = 0.3
 
 
@@ -86,11 +78,6 @@ def _object_terms(text: str) -> set[str]:
     """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里")."""
     return {t for t in query_terms(text) if (len(t) >= 4 or len(t) == 3 and concepts_in(t) or (has_cjk(t) and len(t) == 2))
             and t not in _RETIREMENT_WORDS and t not in ("their", "用户")}
-
-
-_PEOPLE = re.compile(rf"\b(?:[A-Z][a-z]{{2,}}|ex|{RELATIVES})\b")
-_CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
-"""Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
 
 _OCCASION = re.compile(
@@ -192,11 +179,6 @@ def _topics(text: str) -> set[str]:
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
 
 
-_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
-                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$")
-"""The frame of a Chinese forget topic: when it was said, and "that matter"."""
-
-
 def _same_person(old: str, new: str) -> bool:
     """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss."""
     names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
@@ -208,21 +190,6 @@ _LIVING = frozenset({"pet", "relatives", "parents", "siblings", "children", "par
 """Slots of the living: only dying ends them (the dog left with a neighbour for the weekend is still the user's)."""
 
 
-def _story_concepts(topic: str) -> frozenset[str]:
-    """The concepts that say what a forget topic is about in other words ("my therapy sessions" — "seeing a
-    therapist"): not an area of life ("the Berlin job": every memory about work) nor a person ("my mum's
-    diagnosis": every memory about the mum), but money and the law, which are what people ask to forget."""
-    said = concepts_in(topic)
-    return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal"})
-
-
-def _kin(terms: set[str], words: set[str]) -> set[str]:
-    """The terms of `terms` that share their first six letters with one of `words`: "pregnancy" —
-    "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
-    stems = {w[:6] for w in words if len(w) >= 6 and w.isalpha()}
-    return {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
-
-
 def _numbers(text: str) -> list[str]:
     return re.findall(r"\d+", text)
 
@@ -232,6 +199,7 @@ class MemoryWriter:
         self.memories = memories
         self.engine = engine
         self.event_ttl_days = event_ttl_days
+        self.topics = TopicMatcher(memories)
 
     def process(
         self, text: str, *, session_id: int | None, message_id: int | None, now: float | None = None,
@@ -522,7 +490,7 @@ class MemoryWriter:
         outcomes = []
         said = 0
         with self.memories.prepared([topic]), self.memories.db.transaction():
-            for memory in self.matching(topic):
+            for memory in self.topics.matching(topic):
                 self.memories.set_status(memory.id, "deleted")
                 if memory.is_episode:
                     said += 1
@@ -541,7 +509,7 @@ class MemoryWriter:
         what a forget request hid, this removes from the disk."""
         reports: list[PurgeReport] = []
         gone: set[int] = set()
-        found = self.matching(topic, statuses=("active", "pending", "superseded", "archived", "deleted"))
+        found = self.topics.matching(topic, statuses=("active", "pending", "superseded", "archived", "deleted"))
         for memory in sorted(found, key=lambda m: m.is_episode):  # typed memories first, each with its episode
             if memory.id in gone or self.memories.get(memory.id) is None:
                 continue  # went with an earlier one (its episode)
@@ -551,86 +519,3 @@ class MemoryWriter:
         if reports:
             reports.append(scrub_phrase(self.memories.db, topic))  # the messages that named it, the request too
         return reports
-
-    def _story(self, part: str, names: list[str]) -> set[int]:
-        """What names the person of a story *and* one of the story's other words: "Luke's getting made
-        redundant from the mill" for "Luke losing his job at the mill", not "Luke's 35th today"."""
-        named = set(query_terms(" ".join(names)))
-        others = set(query_terms(part)) - named
-        story = _story_concepts(part)
-        found = set()
-        for name in names:
-            hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
-            for memory in hits.values():
-                words = set(search_terms(memory.content))
-                if others & words or _kin(others, words) or concept_overlap(story, concepts_in(memory.content)):
-                    found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
-        return found
-
-    def _cn_story(self, core: str) -> set[int]:
-        """A Chinese story about a person, told in other words: what names the person and shares a
-        character of the rest ("我儿子挂科" — "儿子这学期有门课挂了", not "儿子给我买了手机")."""
-        person = max((p for p in _CN_PEOPLE if p in core), key=len, default=None)
-        if person is None:
-            return set()
-        rest = set(core.replace(person, "")) - CJK_STOP_CHARS - CJK_PARTICLES
-        rest = {c for c in rest if has_cjk(c)}
-        if not rest:
-            return set()
-        hits = self.memories.many([i for i, _ in self.memories.keyword(person, 100, every=True)])
-        return {m.id for m in hits.values() if person in m.content and rest & set(m.content)}
-
-    def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
-        """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
-        must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
-        everything containing all its words; for a part with a name in it, everything naming them; and,
-        when the embedder reads it, what is close in meaning and shares a word or a concept with the topic."""
-        found: set[int] = set()
-        topic_terms = set(query_terms(topic))
-        people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
-                                                                         any(p in t for p in _CN_PEOPLE)}
-        parts = topic_parts(topic)
-        things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
-        for part in parts:
-            names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
-            if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
-                found |= self._story(" ".join([part, *things]), names)
-                continue
-            found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
-            if set(query_terms(part)) - set(query_terms(" ".join(names))) - people:  # "Luke losing his job", "Tom's
-                # surgery": the story, not all about Luke or Tom ("my ex Jake" is all about Jake)
-                found |= self._story(part, names)
-                names = []
-            for name in names:
-                found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
-            if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
-                core = _CN_TOPIC_FRAME.sub("", part) or part  # "前两天说我弟欠钱那个事" → "我弟欠钱"
-                chars = {t for t in query_terms(core) if is_single_cjk(t)}
-                for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
-                    if keyword_overlap(core, memory.content) >= 0.5 or (len(chars) >= 2 and chars <= set(memory.content)):
-                        found.add(memory.id)  # every character of "我爸欠钱" in "我爸欠了别人十几万的钱"
-                found |= self._cn_story(core)
-        if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
-            vector = self.memories.vector(topic)
-            close = dict(self.memories.knn(vector, 30))
-            named = set(query_terms(" ".join(re.findall(r"\b[A-Z][a-z]{2,}\b", topic))))
-            story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
-            # what stands out from the topic's background counts as close too: "the finger injury thing"
-            # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
-            near = FORGET_SIMILARITY  # a handful of memories is no background, just the memories themselves
-            if len(close) >= MIN_BACKGROUND:
-                near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(near, statistics.median(close.values()) + FORGET_MARGIN))
-            asked = _story_concepts(topic)
-            for memory in self.memories.many(list(close)).values():
-                words = set(search_terms(memory.content))
-                shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
-                if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
-                    shared -= people
-                shared = shared or (concept_overlap(asked, concepts_in(memory.content)) if asked else set())
-                about_them = people & shared  # "my mum's diagnosis": what was said about the mum *and* the story,
-                story_too = not (topic_terms - people) or (shared - people) or concept_overlap(   # close in meaning
-                    concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
-                if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
-                    found.add(memory.id)
-        memories = self.memories.many(sorted(found))
-        return [m for m in memories.values() if m.status in statuses]

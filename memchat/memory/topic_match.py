@@ -1,0 +1,142 @@
+"""What a forget request's topic names: the memories and episodes about it, found by words, names and
+meaning. Reads only; the write path deletes or purges what this finds.
+
+For each part of a topic ("Archie and the drinking"): everything containing all its words; for a
+part that is only a name, everything naming them — unless the topic also names what happened ("Sam
+and the therapy": Sam's part in it); for a story about someone ("Luke losing his job", "Tom's
+surgery"), what names them *and* one of the story's words. Chinese topics match by character pairs
+and by the person plus a character of the rest. When the embedder reads the topic, what is close in
+meaning and shares a word or a concept with it counts too ("my therapy sessions" — "seeing a
+therapist"), but never only the person ("my mum's diagnosis" keeps her birthday).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+
+from memchat.memory.concepts import DOMAINS, PEOPLE_CONCEPTS, concept_overlap, concepts_in
+from memchat.memory.distill import CN_RELATIVES, RELATIVES
+from memchat.memory.items import MemoryStore
+from memchat.memory.rules import topic_parts
+from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
+from memchat.types import Memory
+
+FORGET_SIMILARITY = 0.5
+FORGET_MARGIN = 0.2
+"""A memory sharing a word with a forget topic goes when it is this much closer to the topic than the
+median of the topic's 30 nearest memories (never below 0.3; only once there are MIN_BACKGROUND of
+them), or at FORGET_SIMILARITY in any case."""
+_PEOPLE = re.compile(rf"\b(?:[A-Z][a-z]{{2,}}|ex|{RELATIVES})\b")
+_CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
+"""Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
+
+
+_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
+                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$")
+"""The frame of a Chinese forget topic: when it was said, and "that matter"."""
+
+
+def _story_concepts(topic: str) -> frozenset[str]:
+    """The concepts that say what a forget topic is about in other words ("my therapy sessions" — "seeing a
+    therapist"): not an area of life ("the Berlin job": every memory about work) nor a person ("my mum's
+    diagnosis": every memory about the mum), but money and the law, which are what people ask to forget."""
+    said = concepts_in(topic)
+    return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal"})
+
+
+def _kin(terms: set[str], words: set[str]) -> set[str]:
+    """The terms of `terms` that share their first six letters with one of `words`: "pregnancy" —
+    "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
+    stems = {w[:6] for w in words if len(w) >= 6 and w.isalpha()}
+    return {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
+
+
+class TopicMatcher:
+    def __init__(self, memories: MemoryStore) -> None:
+        self.memories = memories
+
+    def _story(self, part: str, names: list[str]) -> set[int]:
+        """What names the person of a story *and* one of the story's other words: "Luke's getting made
+        redundant from the mill" for "Luke losing his job at the mill", not "Luke's 35th today"."""
+        named = set(query_terms(" ".join(names)))
+        others = set(query_terms(part)) - named
+        story = _story_concepts(part)
+        found = set()
+        for name in names:
+            hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
+            for memory in hits.values():
+                words = set(search_terms(memory.content))
+                if others & words or _kin(others, words) or concept_overlap(story, concepts_in(memory.content)):
+                    found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
+        return found
+
+    def _cn_story(self, core: str) -> set[int]:
+        """A Chinese story about a person, told in other words: what names the person and shares a
+        character of the rest ("我儿子挂科" — "儿子这学期有门课挂了", not "儿子给我买了手机")."""
+        person = max((p for p in _CN_PEOPLE if p in core), key=len, default=None)
+        if person is None:
+            return set()
+        rest = set(core.replace(person, "")) - CJK_STOP_CHARS - CJK_PARTICLES
+        rest = {c for c in rest if has_cjk(c)}
+        if not rest:
+            return set()
+        hits = self.memories.many([i for i, _ in self.memories.keyword(person, 100, every=True)])
+        return {m.id for m in hits.values() if person in m.content and rest & set(m.content)}
+
+    def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
+        """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
+        must not leave an old wording behind. For each part of the topic ("Archie and the drinking"):
+        everything containing all its words; for a part with a name in it, everything naming them; and,
+        when the embedder reads it, what is close in meaning and shares a word or a concept with the topic."""
+        found: set[int] = set()
+        topic_terms = set(query_terms(topic))
+        people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
+                                                                         any(p in t for p in _CN_PEOPLE)}
+        parts = topic_parts(topic)
+        things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
+        for part in parts:
+            names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+            if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
+                found |= self._story(" ".join([part, *things]), names)
+                continue
+            found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
+            if set(query_terms(part)) - set(query_terms(" ".join(names))) - people:  # "Luke losing his job", "Tom's
+                # surgery": the story, not all about Luke or Tom ("my ex Jake" is all about Jake)
+                found |= self._story(part, names)
+                names = []
+            for name in names:
+                found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
+            if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
+                core = _CN_TOPIC_FRAME.sub("", part) or part  # "前两天说我弟欠钱那个事" → "我弟欠钱"
+                chars = {t for t in query_terms(core) if is_single_cjk(t)}
+                for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
+                    if keyword_overlap(core, memory.content) >= 0.5 or (len(chars) >= 2 and chars <= set(memory.content)):
+                        found.add(memory.id)  # every character of "我爸欠钱" in "我爸欠了别人十几万的钱"
+                found |= self._cn_story(core)
+        if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
+            vector = self.memories.vector(topic)
+            close = dict(self.memories.knn(vector, 30))
+            named = set(query_terms(" ".join(re.findall(r"\b[A-Z][a-z]{2,}\b", topic))))
+            story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
+            # what stands out from the topic's background counts as close too: "the finger injury thing"
+            # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
+            near = FORGET_SIMILARITY  # a handful of memories is no background, just the memories themselves
+            if len(close) >= MIN_BACKGROUND:
+                near = max(FORGET_SIMILARITY - FORGET_MARGIN, min(near, statistics.median(close.values()) + FORGET_MARGIN))
+            asked = _story_concepts(topic)
+            for memory in self.memories.many(list(close)).values():
+                words = set(search_terms(memory.content))
+                shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
+                if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
+                    shared -= people
+                shared = shared or (concept_overlap(asked, concepts_in(memory.content)) if asked else set())
+                about_them = people & shared  # "my mum's diagnosis": what was said about the mum *and* the story,
+                story_too = not (topic_terms - people) or (shared - people) or concept_overlap(   # close in meaning
+                    concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
+                if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
+                    found.add(memory.id)
+        memories = self.memories.many(sorted(found))
+        return [m for m in memories.values() if m.status in statuses]
