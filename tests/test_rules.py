@@ -202,3 +202,12 @@ def test_an_ordinary_sentence_near_a_value_does_not_end_it(tmp_path, before, aft
     services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
     old = [m for m in services.memories.list_items(statuses=("active", "superseded")) if kept in m.content]
     assert old and all(m.status == "active" for m in old), [(m.content, m.status) for m in old]
+
+
+
+@pytest.mark.parametrize("said", ["刚下班，累成狗了。", "我是个夜猫子，一般两点才睡。", "What a dog's dinner of a day."])
+def test_an_idiom_with_an_animal_is_no_pet(tmp_path, said):
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    assert not [m for m in services.memories.list_items() if m.attribute == "pet"]

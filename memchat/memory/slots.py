@@ -242,6 +242,7 @@ _ROWS: tuple[Slot, ...] = (
              r"sheepdog|chihuahua|rottweiler|bulldog|schnauzer|guinea pig|ferret|gecko|lizard|snake|goldfish|"
              r"chickens|hens|horse|pony)s?\b",),
          zh=(r"狗", r"猫", r"宠物", r"养了?(?:一|两|三|几)?(?:只|条|匹)"),
+         unless=(r"(?:累|忙|热|冻|困|饿|穷|跑)成狗|单身狗|狗血|狗粮|狗屎运|猫腻|夜猫子|熊猫",),
          asks=("pet", "animal", "宠物"),
          examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。", "We adopted a rescue greyhound called Olive.",
                   "家里养了一只柯基叫豆豆。"),
