@@ -109,6 +109,19 @@ def test_forgetting_a_story_about_someone_keeps_the_rest_about_them(real_service
     assert [c for c in active if kept in c], "what else was said about them stays"
 
 
+def test_a_new_user_s_forget_request_in_other_words_is_heard(real_services):
+    """Three messages are no background to stand out from: the concept (a salary is money earned) and a
+    plain closeness do it, and a mortgage — money too, but not close — stays."""
+    writer = real_services.writer
+    for n, text in enumerate(["I earn 42k a year as a pharmacist.", "We pay a mortgage on a flat in Leeds.",
+                              "My dog Biscuit is a beagle."]):
+        writer.process(text, session_id=None, message_id=None, now=1000.0 * (n + 1))
+    writer.process("No need to remember my salary.", session_id=None, message_id=None, now=9000.0)
+    active = [m.content for m in real_services.memories.list_items(episodes=True)]
+    assert not [c for c in active if "42k" in c], active
+    assert [c for c in active if "mortgage" in c] and [c for c in active if "Biscuit" in c]
+
+
 def test_a_50000_character_paste_fits_with_a_notice(real_services):
     conv = open_conversation(real_services, "paste")
     finished = conv.run_turn("Please summarise this: " + "The quick brown fox jumps over the lazy dog. " * 1200)

@@ -132,7 +132,11 @@ class TopicMatcher:
                 shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
                 if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
                     shared -= people
-                shared = shared or (concept_overlap(asked, concepts_in(memory.content)) if asked else set())
+                same_thing = not shared and asked and concept_overlap(asked, concepts_in(memory.content))
+                shared = shared or (same_thing or set())
+                if same_thing and close[memory.id] >= FORGET_SIMILARITY - FORGET_MARGIN and len(close) < MIN_BACKGROUND:
+                    found.add(memory.id)  # a young store has no background: the concept is the evidence ("my
+                    continue              # salary" — "I earn 42k a year", 0.43)
                 about_them = people & shared  # "my mum's diagnosis": what was said about the mum *and* the story,
                 story_too = not (topic_terms - people) or (shared - people) or concept_overlap(   # close in meaning
                     concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
