@@ -211,3 +211,22 @@ def test_an_idiom_with_an_animal_is_no_pet(tmp_path, said):
     services = fake_services(tmp_path)
     services.writer.process(said, session_id=None, message_id=None, now=1000.0)
     assert not [m for m in services.memories.list_items() if m.attribute == "pet"]
+
+
+@pytest.mark.parametrize(("before", "after", "old"), [
+    ("We live in Leeds.", "We finally made the move to York last month.", "Leeds"),
+    ("I drive a Ford Fiesta.", "Traded the Fiesta in for a Honda Jazz.", "Ford Fiesta"),
+    ("I'm vegetarian.", "I've started eating fish again, so pescatarian now.", "vegetarian"),
+    ("I go swimming on Mondays.", "Swimming's moved to Wednesdays now.", "Mondays"),
+    ("My phone is an iPhone 11.", "Upgraded to a Pixel 8 at the weekend.", "iPhone"),
+    ("我在华为上班。", "我跳槽去了腾讯。", "华为"),
+])
+def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before, after, old):
+    """Our own update sentences (written before the rules): the move as a noun, a car traded in, a diet
+    'now', a schedule moved (not a home), an upgrade with no subject, 跳槽去了."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
+    stale = [m.content for m in services.memories.list_items() if old in m.content and not m.is_episode]
+    assert not [c for c in stale if all(w not in c for w in ("Fiesta in", "Wednesdays", "move to", "腾讯"))], stale

@@ -33,7 +33,7 @@ CN_RELATIVES = ("妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|
                 "同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")
 _POSSESSIVE = re.compile(rf"^\s*(?:my|our) (?:\w+ )?({RELATIVES})\b", re.IGNORECASE)
 _CN_POSSESSIVE = re.compile(rf"^\s*(?:我|我们)?(?:的)?({CN_RELATIVES})")
-_NAMED_POSSESSIVE = re.compile(r"^\s*([A-Z][a-z]+)'s (?!been\b|got\b|gone\b)")
+_NAMED_POSSESSIVE = re.compile(r"^\s*([A-Z][a-z]+)(?<!ing)'s (?!been\b|got\b|gone\b)")  # not "Swimming's moved…"
 HEDGED_CONFIDENCE = 0.45
 """Confidence of a statement the user is unsure of ("maybe", "I think"): it cannot overwrite a firm one."""
 
@@ -41,7 +41,8 @@ LIKES = re.compile(r"^\s*(?:i|we)\s+(?:really |absolutely |just |still |also )?(
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较)?(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
-    r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|"
+    r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|"
+    r"traded (?:\w+ )*?in for|now(?=\W*$)|"
     r"now (?:on|doing|learning|playing|into)|back to|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
     r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改学|改去|转而",
     re.IGNORECASE,

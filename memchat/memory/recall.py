@@ -224,6 +224,18 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
+_TIME_WORD = re.compile(r"^(?:last|next|week|weekend|month|year|today|yesterday|tomorrow|monday|tuesday|wednesday|"
+                        r"thursday|friday|saturday|sunday)$|^[上下这今昨明前后每周][周天月年]|[周天月年号]$")
+
+
+def _names_the_same(one: str, other: str) -> bool:
+    """Whether two texts share a word that names a thing (not a stop word, a single character or a time:
+    "上周四去杭州面试" and "上周五…辞职" share only "上周")."""
+    def things(text: str) -> set[str]:
+        return {t for t in query_terms(text) if (len(t) >= 3 or has_cjk(t) and len(t) == 2) and not _TIME_WORD.search(t)}
+    return bool(things(one) & things(other))
+
+
 def _said_at(memory: Memory) -> tuple[float, int]:
     return memory.created_at, memory.id
 
@@ -348,7 +360,9 @@ class Recaller:
             )
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
-        older = history_episodes(candidates, self.memories.superseded_children(episodes), asked, settings.floor)
+        children = self.memories.superseded_children(episodes)
+        candidates += self._endings(candidates, children)
+        older = history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
@@ -357,6 +371,24 @@ class Recaller:
             self.memories.touch(sorted(used | {d for d, keeper in duplicates.items() if keeper in used}), now)
         done = time.perf_counter()
         return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000, background)
+
+    def _endings(self, candidates: list[Candidate], children: dict[int, list[Memory]]) -> list[Candidate]:
+        """What ended a fact an episode stated ("Sadly Miso died last week" after "I have a cat called Miso"),
+        as a candidate beside that episode, with its relevance: a question about the cat finds the episode by
+        its words, and the answer is that it ended. The episode is then history (see `history_episodes`)."""
+        wanted = {child.superseded_by: c for c in candidates for child in children.get(c.memory.id, [])
+                  if child.superseded_by}
+        found = {i: m for i, m in self.memories.many(list(wanted)).items() if m.status == "active" and is_retiring_event(m)
+                 and _names_the_same(m.content, wanted[i].memory.content)}  # "Miso died" ends what named Miso
+        endings = []
+        for i, memory in found.items():
+            old = next((k for k, c in enumerate(candidates) if c.memory.id == i), None)
+            if old is not None and candidates[old].relevance >= wanted[i].relevance:
+                continue
+            if old is not None:
+                candidates.pop(old)  # found, but less relevant than the episode that said what it ended
+            endings.append(replace(wanted[i], memory=memory, routes=("ending",), mismatch=""))
+        return endings
 
     def _idf(self, query: str) -> tuple[dict[str, float], tuple[int, dict[str, int]]]:
         """IDF weights of the query's terms and concepts, and the counts they came from (rows, {term: rows

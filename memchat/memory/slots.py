@@ -52,6 +52,11 @@ _LANGUAGES = r"english|french|spanish|german|italian|portuguese|dutch|russian|ka
              r"chinese|mandarin|cantonese|arabic|hindi|gaelic|irish|welsh|polish|swedish|norwegian|danish|finnish|" \
              r"greek|hebrew|vietnamese|thai|indonesian|swahili|twi|yoruba|latin|czech|hungarian|ukrainian"
 
+_CAR_MAKES = (r"honda|ford|vw|volkswagen|nissan|bmw|audi|mercedes|skoda|renault|peugeot|fiat|hyundai|mazda|volvo|"
+              r"vauxhall|opel|subaru|lada|suzuki|citroen|citroën|seat|dacia|mini cooper|fiesta|focus|golf|polo|corsa|"
+              r"civic|corolla|yaris|clio|jazz|prius|leaf|qashqai|octavia|niva|hilux|ranger|transit")
+"""Car makes and everyday models: "Traded the Fiesta in for a Honda Jazz" is about the car."""
+
 _DESCRIBED = (
     r"\b(?:[a-z]+)s?,? (?:[A-Z][a-z]+\b|is\b|are\b|was\b|were\b|lives\b|live\b|works\b|work\b|called\b|named\b|"
     r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b|who\b|aged\b|named\b)",
@@ -166,7 +171,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b"),
-         zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽到", r"公司", r"工作室", r"拿到(?:了)?offer",
+         zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽(?:到|去了?)", r"公司", r"工作室", r"拿到(?:了)?offer",
              r"(?:提了?|办了?)离职", r"给(?:了我?|我)?(?:offer|录用通知)", r"(?<!不)在(?!家|这|那|网上|外面|路上|想|考虑|犹豫|琢磨|纠结|找|看)(?![^，。！？]*(?:要不要|想不想|考虑|打算))[\u4e00-\u9fffA-Za-z]{2,8}?"
              r"(?:打工|干活|送(?:快递|外卖)|跑(?:外卖|滴滴)|做(?:保洁|保安|销售|客服|会计|财务|厨师|司机|护工))"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
@@ -225,13 +230,16 @@ _ROWS: tuple[Slot, ...] = (
          question=""),
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
+             r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
          zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
          unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
                  r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
                  r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"
-                 r"got |is |are |'s )?(?:been |just |now )?moved (?:to|into)\b",),
+                 r"got |is |are |'s )?(?:been |just |now )?moved (?:to|into)\b",
+                 r"\bmoved (?:to|into) (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|mornings?|"
+                 r"afternoons?|evenings?|nights?|\d)",),
          asks=("live", "home", "city", "town", "address", "住", "家"),
          examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent.",
                    "Moved in with Priya in Headingley last week."),
@@ -248,12 +256,14 @@ _ROWS: tuple[Slot, ...] = (
                   "家里养了一只柯基叫豆豆。"),
          question="What pets do I have?"),
     Slot("vehicle", "fact", False, needs=(
+             rf"(?i:\b(?:{_CAR_MAKES})\b)",
              r"(?i:\b(?:my|our|a|an|new|old|second[- ]hand|used|electric|hybrid|company)\b(?:\s+[\w()-]+){0,3}?\s+"
              r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev|"
              r"bakkie|ute|pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan|estate car)\b)",
              r"(?i:\bdriv(?:e|es|ing) an? \w+)", r"[\u4e00-\u9fff]"),
          en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia|bakkie|ute|"
              r"pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan)\b",
+             rf"\b(?:drive|drives|driving|bought|got|traded|swapped|sold|upgraded)\b.{{0,30}}\b(?:{_CAR_MAKES})\b",
              r"\bdriv(?:e|ing) an? \w+"),
          zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托"),
          asks=("car", "drive", "vehicle", "车"),
@@ -306,7 +316,9 @@ _ROWS: tuple[Slot, ...] = (
     Slot("phone", "fact", False,
          en=(r"\bmy (?:phone|mobile|cell ?phone|smartphone)\b(?! number)",
              r"\b(?:bought|got|have|use|ordered) (?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?"
-             r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|phone|smartphone)\b"),
+             r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|phone|smartphone)\b",
+             r"\b(?:upgraded|switched|moved) to (?:a|an|the)? ?(?:new )?(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|"
+             r"nokia|motorola|oppo|vivo)\b"),
          zh=(r"(?:买|换)了?(?:个|台|部)?.{0,6}手机", r"我的?手机(?:是|用的)", r"(?:苹果|华为|小米|OPPO|vivo|三星)手机"),
          asks=("phone", "mobile", "手机"),
          examples=("My phone is a battered Nokia 3310.", "I bought a refurbished Pixel 7 last week.", "我换了个华为手机。"),

@@ -97,6 +97,8 @@ def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
         return True
     if draft.attribute in ("commute", "work_pattern") and not is_request_or_musing(clause):  # "It's only a fifteen minute drive to the yard"
         return True
+    if draft.attribute not in ("", "event") and (is_change(clause) or is_retirement(clause)) and not is_question(clause):
+        return True  # "Swimming's moved to Wednesdays now": a slot's value changed, said without "I"
     if draft.kind == "event" and draft.event_at is not None and _OCCASION.search(clause):
         return not is_request_or_musing(clause)  # "Last day at the clinic is 22 May", "Timur's party was on Sunday"
     if draft.kind == "relation" or (draft.kind == "event" and named_subject(clause)):
@@ -130,14 +132,15 @@ _FRONTED_RETIREMENT = re.compile(
     r"^(?:on|about|re|as for|regarding) (the [^,]{2,40}),\s*((?:ditched|dropped|sold|quit|gave up|binned|cancell?ed|"
     r"stopped|packed in|got rid of))(?: it| them)?\b", re.IGNORECASE)
 _BARE_RETIREMENT = re.compile(r"^(?:(?:officially|finally|just|also|now)\s+)?(?:(?P<past>ditched|dropped|sold|quit|gave up|"
-                              r"binned|cancell?ed|stopped|packed in|got rid of)|(?P<ing>giving up|quitting|selling|dropping|"
-                              r"ditching|stopping))\s+(?:the\s|my\s|our\s|[a-z]+ing\b)", re.IGNORECASE)
+                              r"binned|cancell?ed|stopped|packed in|got rid of|traded|swapped|upgraded|switched|bought|"
+                              r"adopted)|(?P<ing>giving up|quitting|selling|dropping|ditching|stopping))"
+                              r"\s+(?:the\s|my\s|our\s|a\s|an\s|to\s|[a-z]+ing\b)", re.IGNORECASE)
 
 
 def _with_subject(clause: str) -> str:
     """Chat drops the subject of what the user did: "On the keto thing, ditched it." is "I ditched the keto
-    thing."; "Sold the van last week." is "I sold the van last week."; "officially giving up bouldering" is
-    "I am officially giving up bouldering"."""
+    thing."; "Sold the van last week." is "I sold the van last week."; "Upgraded to a Pixel 8" is "I upgraded
+    to a Pixel 8"; "officially giving up bouldering" is "I am officially giving up bouldering"."""
     fronted = _FRONTED_RETIREMENT.match(clause)
     if fronted:
         rest = clause[fronted.end():]
@@ -180,9 +183,11 @@ def _topics(text: str) -> set[str]:
 
 
 def _same_person(old: str, new: str) -> bool:
-    """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss."""
+    """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss. The
+    person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev."""
     names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
-    return bool(names & set(re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:])))
+    given = [n for n in re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:]) if n not in ("The", "User") and n not in NOT_NAMES]
+    return bool(given) and given[-1] in names
 
 
 _DYING = re.compile(r"died|passed away|buried|put (?:\w+ )?(?:down|to sleep)|去世|死了", re.IGNORECASE)
