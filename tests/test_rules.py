@@ -230,3 +230,13 @@ def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before,
     services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
     stale = [m.content for m in services.memories.list_items() if old in m.content and not m.is_episode]
     assert not [c for c in stale if all(w not in c for w in ("Fiesta in", "Wednesdays", "move to", "腾讯"))], stale
+
+
+def test_a_new_boss_after_the_old_one_left_replaces_the_old(tmp_path):
+    """", so now I report to Dev" is a clause of its own: Dev is the boss, Karen's retirement an event."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("My boss is called Karen.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("Karen retired, so now I report to Dev.", session_id=None, message_id=None, now=90_000.0)
+    managers = [m for m in services.memories.list_items() if m.attribute == "manager"]
+    assert [m.content for m in managers] == ["Now the user reports to Dev."]

@@ -58,7 +58,8 @@ SUBJECT_VERBS = (
     "am|was|'m|can|do|don't|never|always|usually|also|still|just"
 )
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
+    r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:(?:now|then|these days|nowadays|still)\s+)?"
+    r"(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
     r"|\s+(?:and|but|so|also)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
     r"|[，；](?:而且|但是|不过|所以)?(?=我|我们|他|她|它|家里|[^，；]{0,3}(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿)))\s*",
     re.IGNORECASE,
