@@ -4,6 +4,7 @@ never a traceback, a hang or a changed file. One test per input class of issue 9
 from __future__ import annotations
 
 import errno
+import gc
 import hashlib
 import io
 import json
@@ -63,7 +64,9 @@ def db(tmp_path, capsys) -> Path:
     path = tmp_path / "m.db"
     assert run(capsys, "--db", str(path), "memory", "add", "I like green tea")[0] == 0
     assert run(capsys, "--db", str(path), "ask", "--session", "s1", "hello there")[0] == 0
-    Database(path).checkpoint()
+    database = Database(path)
+    database.checkpoint()
+    database.close()
     return path
 
 
@@ -157,7 +160,12 @@ def test_an_immutable_database_reads_and_refuses_writes_in_one_line(db, capsys):
     try:
         if _opens_for_writing(db):  # CI's filesystem took the flag and still let writes through
             pytest.skip("this filesystem accepts chattr +i but does not enforce it")
+        # No earlier connection to this file may be left open in this process: SQLite would hand the new
+        # connection the read-write descriptor it left behind, and the write would go through (it did
+        # on a CI run). A user's command runs in a fresh process.
+        gc.collect()
         assert run(capsys, "--db", str(db), "memory", "list")[0] == 0
+        gc.collect()
         refused(capsys, "--db", str(db), "memory", "pin", "1", says="read-only")
     finally:
         subprocess.run(["chattr", "-i", str(db)], check=True)
