@@ -117,3 +117,16 @@ def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
 def test_the_same_words_that_ask_nothing_of_the_memory(text):
     from memchat.memory.forget_requests import forget_topic
     assert forget_topic(text) is None
+
+
+
+@pytest.mark.parametrize(("content", "topic", "rest"), [
+    ("I have two kids. Bram is 9 and Lotte is 6. I earn 42k a year.", "my salary", "I have two kids. Bram is 9 and Lotte is 6."),
+    ("My mum's birthday is 3 May. She has been diagnosed with dementia.", "my mum's diagnosis",
+     "My mum's birthday is 3 May."),
+    ("I earn 42k a year.", "my salary", ""),  # all of it goes
+    ("rolled it on the stairs, it's the size of a grapefruit", "the ankle injury thing", ""),  # by meaning: all goes
+])
+def test_a_message_loses_only_its_sentences_about_the_topic(content, topic, rest):
+    from memchat.memory.topic_match import without_topic
+    assert without_topic(content, topic) == rest

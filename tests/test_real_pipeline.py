@@ -140,6 +140,22 @@ def test_what_ended_a_thing_answers_a_question_about_it(real_services, said, end
     assert any(ended[:4] in c for c in chosen) and not any(said[:6] in c for c in chosen), chosen
 
 
+def test_forgetting_one_thing_keeps_what_else_the_same_message_said(real_services):
+    """"No need to remember my salary" takes the salary out of the message that also named the kids; the
+    kids stay, as said, in the episode and in their own memory."""
+    writer = real_services.writer
+    writer.process("I have two kids. Bram is 9 and Lotte is 6. I earn 42k a year as a pharmacist.",
+                   session_id=None, message_id=None, now=1000.0)
+    writer.process("We pay a mortgage on a flat in Leeds.", session_id=None, message_id=None, now=2000.0)
+    writer.process("No need to remember my salary.", session_id=None, message_id=None, now=9000.0)
+    active = [m for m in real_services.memories.list_items(episodes=True)]
+    assert not [m for m in active if "42k" in m.content]
+    kept = [m.content for m in active if m.is_episode and "Bram is 9" in m.content]
+    assert kept == ["I have two kids. Bram is 9 and Lotte is 6."], kept
+    found = real_services.memories.keyword("pharmacist", 10)
+    assert not found, "the forgotten sentence is out of the keyword index too"
+
+
 def test_a_50000_character_paste_fits_with_a_notice(real_services):
     conv = open_conversation(real_services, "paste")
     finished = conv.run_turn("Please summarise this: " + "The quick brown fox jumps over the lazy dog. " * 1200)

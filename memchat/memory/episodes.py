@@ -78,6 +78,10 @@ _IDENTITY = re.compile(r"^\s*(?:i'?m|i am)\s+(?:a |an |also |actually |totally )
                        re.IGNORECASE)
 
 
+_COUNTED = re.compile(r"\b(?:i|we)(?:\s+have|'ve got|\s+have got|\s+got|\s+own)\s+(?:a|an|one|two|three|four|five|six|"
+                      r"seven|eight|nine|ten|\d+)\s+[a-z]{3,}", re.IGNORECASE)
+
+
 def has_content(sentence: str) -> bool:
     """Whether a sentence says something that could be worth finding again: a name, a number, a date,
     a slot of the catalogue, a like or dislike, or at least three words beyond talk ("long day",
@@ -86,6 +90,8 @@ def has_content(sentence: str) -> bool:
         return False  # digits and punctuation only ("666", "!!")
     if slot_of(sentence) or re.search(r"\d", sentence) or LIKES.search(sentence) or CN_LIKES.search(sentence):
         return True
+    if _COUNTED.search(sentence):
+        return True  # "I have two kids.", "We've got three cats."
     identity = _IDENTITY.search(sentence)
     what = identity and (identity.group(1) or identity.group(2))
     if what and what.lower() not in PHATIC and len(what) > 2:

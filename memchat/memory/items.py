@@ -132,7 +132,7 @@ class MemoryStore:
         if not content:
             raise MemchatError("a memory needs some text", "to remove it use forget or purge")
         _refuse_secrets(content)
-        vector = self.embedder.embed([embedding_text(memory.attribute, content)])[0]
+        vector = self.vector(embedding_text(memory.attribute, content))  # prepared, or computed now
         with self.db.transaction():
             self.db.execute(
                 "UPDATE memories SET content = ?, search_terms = ?, updated_at = ? WHERE id = ?",

@@ -21,6 +21,7 @@ from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
+from memchat.memory.segment import split_sentences
 from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
 from memchat.types import Memory
 
@@ -52,6 +53,32 @@ def _kin(terms: set[str], words: set[str]) -> set[str]:
     "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
     stems = {w[:6] for w in words if len(w) >= 6 and w.isalpha()}
     return {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
+
+
+def about(topic: str, sentence: str) -> bool:
+    """Whether one sentence says something about a forget topic, by its words alone: a word of the topic
+    (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
+    stem, a concept of the story, or for Chinese most of its character pairs."""
+    topic_terms = set(query_terms(topic))
+    people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
+    story = topic_terms - people or topic_terms
+    words = set(search_terms(sentence))
+    if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
+        return True
+    if has_cjk(topic):
+        core = _CN_TOPIC_FRAME.sub("", topic) or topic
+        chars = {t for t in query_terms(core) if is_single_cjk(t)}
+        return keyword_overlap(core, sentence) >= 0.5 or (len(chars) >= 2 and chars <= set(sentence))
+    return False
+
+
+def without_topic(content: str, topic: str) -> str:
+    """An episode with the sentences about `topic` taken out, when it also says other things ("I have two
+    kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
+    the topic, or none is by its words alone: the match was by meaning, and the whole message goes)."""
+    sentences = split_sentences(content)
+    kept = [s for s in sentences if not about(topic, s)]
+    return " ".join(kept) if kept and len(kept) < len(sentences) else ""
 
 
 class TopicMatcher:

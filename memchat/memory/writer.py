@@ -60,7 +60,7 @@ from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
 from memchat.memory.terms import has_cjk, query_terms, search_terms
-from memchat.memory.topic_match import TopicMatcher
+from memchat.memory.topic_match import TopicMatcher, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -493,18 +493,29 @@ class MemoryWriter:
     def forget(self, topic: str) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which."""
         outcomes = []
-        said = 0
-        with self.memories.prepared([topic]), self.memories.db.transaction():
-            for memory in self.topics.matching(topic):
-                self.memories.set_status(memory.id, "deleted")
-                if memory.is_episode:
-                    said += 1
-                    continue
-                self.memories.retire_origin(memory, "deleted")
-                outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
-        if said:
-            outcomes.append(WriteOutcome("deleted", f"{said} of your own messages about {topic}",
-                                         "forget request: what you said is hidden too"))
+        with self.memories.prepared([topic]):
+            found = self.topics.matching(topic)
+            episodes = {m.id: m for m in found if m.is_episode}
+            for memory in found:  # a forgotten fact takes what its message said of the topic with it
+                origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
+                if origin is not None and origin.is_episode and origin.status == "active":
+                    episodes.setdefault(origin.id, origin)
+            rest = {i: without_topic(e.content, topic) for i, e in episodes.items()}
+            rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
+            with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
+                for memory in found:
+                    if not memory.is_episode:
+                        self.memories.set_status(memory.id, "deleted")
+                        outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
+                for episode_id in episodes:
+                    if episode_id in rest:
+                        self.memories.edit(episode_id, rest[episode_id])
+                    else:
+                        self.memories.set_status(episode_id, "deleted")
+        if episodes:
+            outcomes.append(WriteOutcome("deleted", f"{len(episodes)} of your own messages about {topic}",
+                                         "forget request: what you said is hidden too"
+                                         + (f" ({len(rest)} kept what else they said)" if rest else "")))
         if not outcomes:
             outcomes.append(WriteOutcome("skipped", topic, "forget request matched no memory"))
         return outcomes
