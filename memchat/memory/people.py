@@ -98,8 +98,16 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _ROSTER_NAME = re.compile(r"(?<![.!?]\s)(?-i:\b([A-Z][a-z]{2,}))\b(?=,| is\b| was\b| who|'s\b|’s\b| and\b| \(| turned\b| aged\b|$)")
-_NOT_ROSTER = frozenset({"The", "They", "Their", "She", "Her", "His", "Both", "And", "But", "Our", "Its", "One", "Two",
-                         "Three", "Mum", "Mom", "Dad", "Also", "Just"})
+_NOT_A_NAME = frozenset({"Then", "But", "And", "So", "Also", "Well", "Now", "Still", "Just", "Even", "Only", "Today",
+                         "Yesterday", "Tomorrow", "Anyway", "Plus", "Because", "When", "While", "After", "Before", "If",
+                         "Since", "Though", "Although", "Actually", "Honestly", "Sadly", "Luckily", "Apparently", "Obviously",
+                         "Christmas", "Easter", "English", "French", "German", "Spanish", "Italian", "Irish", "Scottish",
+                         "Welsh", "Dutch", "Polish", "Chinese", "Japanese", "Korean", "Indian", "American", "Canadian",
+                         "British", "Australian", "Mexican", "Brazilian", "Portuguese", "Russian", "Greek", "Turkish"}) | NOT_NAMES
+"""Capitalised words that are not people: openers, holidays, nationalities ("My wife is French"), and what
+`persons` already knows is no name (months, weekdays, "The", "Mum")."""
+_NOT_ROSTER = _NOT_A_NAME | {"They", "She", "Both", "One", "Two", "Three"}
+"""In a roster, pronouns and counts open the sentences that name no one ("Both are at school")."""
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _RIGHT_AFTER = re.compile(r"^\s*(?:,|:|—|-|called|named)\s*(?-i:[A-Z][a-z]{2,})[^.!?]*")
 """The names of a counted family come right after it ("one son, Tomas"), not later in the sentence ("a sister in
@@ -109,7 +117,7 @@ London")."""
 def _names(text: str) -> list[str]:
     """Capitalised names in a roster, not after "in/at/from" (places) nor openers and holidays."""
     return [m.group(1) for m in _ROSTER_NAME.finditer(text)
-            if m.group(1) not in _NOT_ROSTER and m.group(1) not in _NOT_A_NAME and m.group(1) not in NOT_NAMES
+            if m.group(1) not in _NOT_ROSTER
             and not re.search(r"\b(?:in|at|from|to|near|on)\s+$", text[:m.start()], re.IGNORECASE)]
 
 
@@ -170,13 +178,7 @@ _NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "�
 _CN_TIME_OR_WORD = re.compile(r"^(?:今天|昨天|明天|前天|后天|上个?月|下个?月|这个?月|上周|下周|这周|每天|去年|今年|明年|刚才|刚刚|"
                               r"现在|最近|以前|之前|后来|那天|这天|平时)|^[又也都还就才不没很太最要会在把被给让]")
 """Not a name: a time word or an adverb after the relation ("领导今天说…", "儿子上个月…"); 周敏, 明明 and 林月 are."""
-_NOT_A_NAME = frozenset({"Then", "But", "And", "So", "Also", "Well", "Now", "Still", "Just", "Even", "Only", "Today",
-                         "Yesterday", "Tomorrow", "Anyway", "Plus", "Because", "When", "While", "After", "Before", "If",
-                         "Since", "Though", "Although", "Actually", "Honestly", "Sadly", "Luckily", "Apparently", "Obviously",
-                         "Christmas", "Easter", "English", "French", "German", "Spanish", "Italian", "Irish", "Scottish",
-                         "Welsh", "Dutch", "Polish", "Chinese", "Japanese", "Korean", "Indian", "American", "Canadian",
-                         "British", "Australian", "Mexican", "Brazilian", "Portuguese", "Russian", "Greek", "Turkish"})
-"""Capitalised words that are not people: openers, holidays, nationalities ("My wife is French")."""
+
 
 
 def named_relations(texts: list[str]) -> dict[str, set[str]]:
@@ -200,7 +202,7 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
             for match in shape.finditer(text):
                 relation, name = (match.group(1), match.group(2)) if shape is _NAMED_RELATION[0] else (
                     match.group(2), match.group(1))
-                names = [n for n in name.split(" and ") if n not in _NOT_A_NAME and n not in NOT_NAMES]
+                names = [n for n in name.split(" and ") if n not in _NOT_A_NAME]
                 if names:
                     add(relation.lower(), " and ".join(names))
         for roster in rosters(text):
