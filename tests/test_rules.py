@@ -176,12 +176,18 @@ def test_the_third_person_reads_as_english(said, stored):
 ])
 def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, retired):
     """Subjects dropped ("ditched it", "Sold the van"), a pet that died, "giving up": the old value goes."""
+    old = _said_then(tmp_path, before, after, retired)
+    assert old and all(status == "superseded" for _, status in old), old
+
+
+def _said_then(tmp_path, before, after, marker):
+    """(content, status) of the memories naming `marker` once `after` followed `before` a day later."""
     from helpers import fake_services
     services = fake_services(tmp_path)
     services.writer.process(before, session_id=None, message_id=None, now=1000.0)
     services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
-    old = [m for m in services.memories.list_items(statuses=("active", "superseded")) if retired in m.content]
-    assert old and all(m.status == "superseded" for m in old), [(m.content, m.status) for m in old]
+    return [(m.content, m.status) for m in services.memories.list_items(statuses=("active", "superseded"))
+            if marker in m.content]
 
 
 
@@ -196,12 +202,8 @@ def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, ret
 ])
 def test_an_ordinary_sentence_near_a_value_does_not_end_it(tmp_path, before, after, kept):
     """What ended is next to the act that ended it; the living only end by dying; a night's role is no job."""
-    from helpers import fake_services
-    services = fake_services(tmp_path)
-    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
-    services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
-    old = [m for m in services.memories.list_items(statuses=("active", "superseded")) if kept in m.content]
-    assert old and all(m.status == "active" for m in old), [(m.content, m.status) for m in old]
+    old = _said_then(tmp_path, before, after, kept)
+    assert old and all(status == "active" for _, status in old), old
 
 
 
@@ -224,11 +226,7 @@ def test_an_idiom_with_an_animal_is_no_pet(tmp_path, said):
 def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before, after, old):
     """Our own update sentences (written before the rules): the move as a noun, a car traded in, a diet
     'now', a schedule moved (not a home), an upgrade with no subject, 跳槽去了."""
-    from helpers import fake_services
-    services = fake_services(tmp_path)
-    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
-    services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
-    stale = [m.content for m in services.memories.list_items() if old in m.content and not m.is_episode]
+    stale = [content for content, status in _said_then(tmp_path, before, after, old) if status == "active"]
     assert not [c for c in stale if all(w not in c for w in ("Fiesta in", "Wednesdays", "move to", "腾讯"))], stale
 
 
