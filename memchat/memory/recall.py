@@ -335,7 +335,8 @@ class Recaller:
         enough = len(similarity) >= MIN_BACKGROUND
         background = statistics.median(similarity.values()) if semantic and enough else 0.0
         texts = [query, *parts]
-        people = {concept: [name_terms(n) for n in names] for concept, names in self.memories.people().items()}
+        people = ({concept: [name_terms(n) for n in names] for concept, names in self.memories.people().items()}
+                  if any(concepts_in(text) for text in texts) else {})  # names only meet a relation the question asks
         unheard = "" if parts else never_told(query, weights)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
