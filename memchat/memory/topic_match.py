@@ -65,11 +65,19 @@ def about(topic: str, sentence: str) -> bool:
     words = set(search_terms(sentence))
     if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
         return True
-    if has_cjk(topic):
-        core = _CN_TOPIC_FRAME.sub("", topic) or topic
-        chars = {t for t in query_terms(core) if is_single_cjk(t)}
-        return keyword_overlap(core, sentence) >= 0.5 or (len(chars) >= 2 and chars <= set(sentence))
-    return False
+    return has_cjk(topic) and _cn_says(_cn_core(topic), sentence)
+
+
+def _cn_core(topic: str) -> str:
+    """A Chinese topic without its frame: "前两天说我弟欠钱那个事" → "我弟欠钱"."""
+    return _CN_TOPIC_FRAME.sub("", topic) or topic
+
+
+def _cn_says(core: str, text: str) -> bool:
+    """Most of a Chinese topic's character pairs, or every one of its characters in any order ("我爸欠钱" in
+    "我爸欠了别人十几万的钱")."""
+    chars = {t for t in query_terms(core) if is_single_cjk(t)}
+    return keyword_overlap(core, text) >= 0.5 or (len(chars) >= 2 and chars <= set(text))
 
 
 def without_topic(content: str, topic: str) -> str:
@@ -137,11 +145,10 @@ class TopicMatcher:
             for name in names:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
             if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
-                core = _CN_TOPIC_FRAME.sub("", part) or part  # "前两天说我弟欠钱那个事" → "我弟欠钱"
-                chars = {t for t in query_terms(core) if is_single_cjk(t)}
+                core = _cn_core(part)
                 for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
-                    if keyword_overlap(core, memory.content) >= 0.5 or (len(chars) >= 2 and chars <= set(memory.content)):
-                        found.add(memory.id)  # every character of "我爸欠钱" in "我爸欠了别人十几万的钱"
+                    if _cn_says(core, memory.content):
+                        found.add(memory.id)
                 found |= self._cn_story(core)
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
