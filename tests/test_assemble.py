@@ -42,12 +42,12 @@ def test_order_is_stable_prefix_first_then_per_turn_content():
     assert "[fact] \"The user lives in Porto.\"" in recalled and "quoted data" in recalled
     assert "always be brief" not in head
     assert out.messages[-1].content == "where do I live"
-    assert (out.stable, out.noted, out.before_input) == (3, 4, 5)
+    assert (out.stable, out.noted, len(out.messages)) == (3, 4, 6)
 
 
 def test_without_notes_the_noted_prefix_is_the_stable_one():
     out = run(PromptParts("SYS", window=[msg(1, "hello")], recalled=[mem(2, "The user has a cat.")], user_input="hi"))
-    assert (out.stable, out.noted, out.before_input) == (2, 2, 3)
+    assert (out.stable, out.noted, len(out.messages)) == (2, 2, 4)
     assert out.messages[2].role == "system" and "cat" in out.messages[2].content
 
 

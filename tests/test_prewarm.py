@@ -22,6 +22,11 @@ def with_memories(tmp_path, **overrides):
     return conv
 
 
+def cue(engine):
+    """Tokens of the assistant cue that closes every prompt: all a turn reads after its draft was warmed."""
+    return engine.count_messages([])
+
+
 def prompt_of(conv, text):
     prompts: list[PromptAssembled] = []
     finished = conv.run_turn(text, emit=lambda e: prompts.append(e) if isinstance(e, PromptAssembled) else None)
@@ -43,7 +48,7 @@ def test_after_a_reply_the_notes_are_warm_too(tmp_path):
     assert finished.timings.prompt_evaluated <= recalled_and_message + 5  # + the assistant cue, once per count
 
 
-def test_after_a_draft_prewarm_a_turn_reads_only_its_message(tmp_path):
+def test_after_a_draft_prewarm_a_turn_reads_only_the_assistant_cue(tmp_path):
     conv = with_memories(tmp_path)
     engine = conv.services.engine
     text = "What is my dog called and where do I live?"
@@ -52,8 +57,18 @@ def test_after_a_draft_prewarm_a_turn_reads_only_its_message(tmp_path):
     warmed = engine.prewarmed[-1]
     finished, messages = prompt_of(conv, text)
     assert "Pixel" in messages[-2].content and "Porto" in messages[-2].content  # recalled memories: warm already
-    assert warmed == messages[:-1]
-    assert finished.timings.prompt_evaluated <= engine.count(text) + TEMPLATE
+    assert warmed == messages  # the draft itself too: sent as it stood
+    assert finished.timings.prompt_evaluated <= cue(engine)
+    assert finished.timings.prompt_reused + finished.timings.prompt_evaluated == engine.count_messages(messages)
+
+
+def test_a_draft_edited_after_its_prewarm_is_read_from_its_first_change(tmp_path):
+    conv = with_memories(tmp_path)
+    engine = conv.services.engine
+    conv.prewarm_draft("What is my dog called?")
+    conv.settle()
+    finished, messages = prompt_of(conv, "What is my dog called again?")
+    assert finished.timings.prompt_evaluated <= engine.count(" again?") + cue(engine) + 1
     assert finished.timings.prompt_reused + finished.timings.prompt_evaluated == engine.count_messages(messages)
 
 
@@ -85,7 +100,7 @@ def test_a_draft_with_a_new_note_warms_the_note_the_turn_will_add(tmp_path):
     conv.settle()
     finished, messages = prompt_of(conv, text)
     assert any("answer briefly" in m.content for m in messages[:-1] if m.role == "system")
-    assert finished.timings.prompt_evaluated <= conv.services.engine.count(text) + TEMPLATE
+    assert finished.timings.prompt_evaluated <= cue(conv.services.engine)
 
 
 def test_sending_during_a_draft_prewarm_does_not_wait_for_it(tmp_path):

@@ -44,6 +44,16 @@ def test_counts_are_the_tokens_the_model_reads(real_engines):
     assert engine.count_messages(messages) > engine.count("Be brief.") + engine.count("Hello there, 你好!")
 
 
+def test_kept_counts_stay_the_tokenizers_for_old_and_new_texts(real_engines):
+    from memchat.engine.llama import COUNTED_TEXTS
+
+    engine, _ = real_engines
+    texts = [f"Message {i}: we walked {'far ' * (i % 7)}along the river in Porto." for i in range(COUNTED_TEXTS + 50)]
+    tokenized = [len(engine._llm.tokenize(t.encode("utf-8"), add_bos=False, special=False)) for t in texts]
+    assert [engine.count(t) for t in texts] == tokenized  # the oldest are dropped from the kept counts
+    assert [engine.count(t) for t in reversed(texts)] == tokenized[::-1]  # counted again, the same
+
+
 def test_json_constrained_output_parses_and_validates(real_engines):
     engine, _ = real_engines
     sentences = ["I live in Lisbon.", "My dog is called Pixel.", "I'm allergic to peanuts."]

@@ -1,4 +1,4 @@
-"""Typing, then pausing, pre-warms the next prompt for the draft (its recalled memories included)."""
+"""Typing, then pausing, pre-warms the next prompt for the draft: its recalled memories and the draft itself."""
 
 from __future__ import annotations
 
@@ -31,5 +31,6 @@ async def test_typing_then_pausing_prewarms_the_drafts_recalled_memories(app):
         assert not warmed_with(engine, "green tea")  # nothing before the pause
         await pilot.pause(SETTLE_SECONDS + 0.2)
         await wait_until(pilot, lambda: warmed_with(engine, "green tea"))
-        assert engine.prewarmed[-1][-1].role == "system"  # through the recalled memories, not the message
-        assert all("what tea do I prefer" not in m.content for m in engine.prewarmed[-1])
+        warmed = engine.prewarmed[-1]
+        assert warmed[-2].role == "system" and "green tea" in warmed[-2].content  # the recalled memories
+        assert (warmed[-1].role, warmed[-1].content) == ("user", "what tea do I prefer")  # then the draft

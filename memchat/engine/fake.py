@@ -105,15 +105,18 @@ class FakeEngine:
         """Empty the KV cache, as a freshly loaded model has it (a pre-warm then has all to read)."""
         self._cached = ""
 
-    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False, *,
+                whole: bool = False) -> int:
         """Remembers the text it was asked to warm; the next `stream` counts its common start as reused.
 
         Evaluates PREWARM_STEP tokens at a time, `prewarm_step_seconds` each, checking `should_stop`
         between steps as the real engine does; a prefix of what is already cached is left as it is.
+        `whole`: the assistant cue is warmed too.
         """
         self.prewarmed.append(list(messages))
         warm = self.render(messages)
-        warm = warm[: warm.rindex("<|assistant|>")]
+        if not whole:
+            warm = warm[: warm.rindex("<|assistant|>")]
         if self._cached.startswith(warm):
             return 0
         cached = os.path.commonprefix([self._cached, warm])

@@ -30,6 +30,11 @@ UTILITY_CTX = 2048
 PREFILL_CHUNK = 64
 """Tokens evaluated between two checks of should_stop while reading a prompt (~0.5 s here)."""
 
+COUNTED_TEXTS = 2048
+"""Texts whose token counts the chat engine keeps (the window's messages, memory lines, notes)."""
+KEPT_PROMPTS = 4
+"""Rendered prompts whose tokens the chat engine keeps."""
+
 _FALLBACK_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
@@ -117,6 +122,10 @@ class LlamaChatEngine:
         self._utility: LlamaChatEngine | None = None
         self._utility_lock = threading.Lock()
         self._last_cache = (0, 0)
+        self._counted: dict[str, int] = {}
+        """`count`'s recent texts, least recently counted first."""
+        self._prompts: dict[str, list[int]] = {}
+        """`_prompt_tokens`' recent prompts, least recently used first."""
         self._turn_waiting = threading.Event()
         """Set while a `stream` waits for the context: a pre-warm gives way at its next step."""
 
@@ -145,19 +154,35 @@ class LlamaChatEngine:
 
     # ---- counting -------------------------------------------------------
     def count(self, text: str) -> int:
+        """Tokens of `text`. Kept for the last COUNTED_TEXTS texts: every turn counts the window's messages
+        and memory lines again, and at a few thousand tokens of context that re-tokenising cost 20 ms."""
         if not text:
             return 0
         with self._lock:
-            return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+            counted = self._counted.pop(text, None)
+            if counted is None:
+                counted = len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+            self._counted[text] = counted
+            if len(self._counted) > COUNTED_TEXTS:
+                del self._counted[next(iter(self._counted))]
+            return counted
 
     def render(self, messages: Sequence[ChatMessage]) -> str:
         response = self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
         return response.prompt
 
     def _prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        """The tokens of the rendered prompt. The last few prompts' are kept: a turn's prompt is tokenized
+        by the draft's pre-warm, by the assembly's final count and by `stream`, thousands of tokens each."""
         prompt = self.render(messages)
         with self._lock:
-            return self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+            tokens = self._prompts.pop(prompt, None)
+            if tokens is None:
+                tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+            self._prompts[prompt] = tokens
+            if len(self._prompts) > KEPT_PROMPTS:
+                del self._prompts[next(iter(self._prompts))]
+            return list(tokens)
 
     def count_messages(self, messages: Sequence[ChatMessage]) -> int:
         return len(self._prompt_tokens(messages))
@@ -249,18 +274,24 @@ class LlamaChatEngine:
     def prompt_cache(self) -> tuple[int, int]:
         return self._last_cache
 
-    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False, *,
+                whole: bool = False) -> int:
         """Evaluate the start of the next prompt now (after a reply, while the user types).
 
         The chat template renders these messages exactly as they will open the next prompt, minus
         the assistant cue, so the next `stream` finds them cached and evaluates only what follows.
+        `whole`: they are the whole next prompt (a draft as it would be sent); it is rendered with the
+        cue and warmed but for its last token, which a `stream` evaluates again anyway for its logits.
         One step of PREFILL_CHUNK tokens at a time, the lock released between steps: a `stream`
         waiting for the context, or `should_stop`, ends the pre-warm at the next step. When the
         cache already holds all of these tokens (a longer pre-warm came first), it is left whole.
         """
-        prompt = self._prefix_formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
-        with self._lock:
-            tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+        if whole:
+            tokens = self._prompt_tokens(messages)[:-1]
+        else:
+            prompt = self._prefix_formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
+            with self._lock:
+                tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
         if len(tokens) >= self.n_ctx:
             return 0
         evaluated = 0

@@ -273,7 +273,8 @@ class OpenAIChatEngine:
     def prompt_cache(self) -> tuple[int, int]:
         return self._last_cache
 
-    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False, *,
+                whole: bool = False) -> int:
         """Nothing to do: the server keeps its own prompt cache (llama-server reuses a slot's prefix)."""
         return 0
 

@@ -109,9 +109,11 @@ class ChatEngine(TokenCounter, Protocol):
         """(tokens reused from the KV cache, tokens evaluated) for the last `stream`'s prompt."""
         ...
 
-    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False) -> int:
+    def prewarm(self, messages: Sequence[ChatMessage], should_stop: Callable[[], bool] = lambda: False, *,
+                whole: bool = False) -> int:
         """Evaluate `messages` — the start of the next prompt — into the KV cache ahead of time, in small
-        steps that give way at once to a `stream` call or to `should_stop`; returns tokens evaluated."""
+        steps that give way at once to a `stream` call or to `should_stop`; returns tokens evaluated.
+        `whole`: they are the whole next prompt, assistant cue included, so streaming them reads one token."""
         ...
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int) -> str:

@@ -227,13 +227,15 @@ class Conversation:
     # ---- pre-warm ---------------------------------------------------------------
     def prewarm_draft(self, draft: str) -> None:
         """The user paused typing `draft`: in the background, recall on it (reading only) and evaluate the
-        next prompt through its recalled memories, so sending it reads only the message. Returns at once."""
+        next prompt through its recalled memories and the draft itself, so sending it as it stands reads
+        only the assistant cue (an edited draft: from its first changed token). Returns at once."""
         if self.services.settings.model.prewarm:
             self._prewarmer.draft(draft)
 
     def _warm_plan(self, draft: str | None) -> list[ChatMessage]:
         """The next prompt's start as the next turn will send it: through its notes after a reply; with a
-        draft, through the memories recall picks for it and the notes it would add. Writes nothing."""
+        draft, the whole prompt sending it would make (the notes it would add, the memories recall picks
+        for it, the draft as the message) but the assistant cue. Writes nothing."""
         if draft is None:
             assembly = self._assemble("", None)
             return assembly.messages[:assembly.noted]
@@ -244,7 +246,7 @@ class Conversation:
         parts = self._parts(draft, recall)
         parts.notes = [*parts.notes, *(redact(note) for note in notes_from(draft))]
         assembly = assemble(parts, services.limits, count, services.engine.count_messages, exact=services.engine.exact)
-        return assembly.messages[:assembly.before_input]
+        return assembly.messages
 
     def settle(self) -> None:
         """Wait for all of the last turn's background work, pre-warm included (benchmarks, tests)."""

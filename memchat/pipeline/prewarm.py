@@ -2,8 +2,9 @@
 
 Two moments call for it. After a reply (once its memories are written and the
 window folded) the next prompt is known up to its cross-turn notes. While the
-user types, recall on the draft settles the recalled-memories block too, so the
-turn that sends it reads only the message. Each call starts a job that
+user types, recall on the draft settles the recalled-memories block too, and the
+draft is evaluated as the message: the turn that sends it as it stands reads only
+the assistant cue, whatever the context's length. Each call starts a job that
 supersedes the one before; a job is planned when it runs (after the last turn's
 background work), from the newest draft, so a draft typed during extraction is
 not lost to the after-reply job that follows it.
@@ -24,7 +25,8 @@ from memchat.engine.protocol import ChatEngine
 from memchat.types import ChatMessage
 
 Plan = Callable[[str | None], Sequence[ChatMessage]]
-"""The messages to warm for a draft (None: no draft, after a reply); read-only."""
+"""The messages to warm for a draft, the whole prompt sending it would make (None: no draft, after a reply:
+the prompt's start); read-only."""
 
 
 class Prewarmer:
@@ -85,10 +87,11 @@ class Prewarmer:
             self._settled()
             if superseded():
                 return
-            messages = self._plan(self._draft)
+            draft = self._draft
+            messages = self._plan(draft)
             if messages and not superseded():
                 self.jobs_run += 1
-                self._engine.prewarm(messages, should_stop=superseded)
+                self._engine.prewarm(messages, should_stop=superseded, whole=draft is not None)
         except Exception:  # noqa: BLE001 - a pre-warm is an optimisation: the next turn reads its prompt itself
             return
 

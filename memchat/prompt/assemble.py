@@ -19,10 +19,10 @@ that depends only on the head and the configured budgets, so a message is
 rendered the same way on every turn. The result's `report.prompt_tokens` is
 the exact count of the rendered prompt (the engine's own tokenizer and chat
 template), and it never exceeds `n_ctx − reserved output`; what did not fit is
-listed per block. Three prefix lengths say what a pre-warm may evaluate ahead:
-`stable` (head and window: sent unchanged by the next turn), `noted` (and the
-notes: known after a reply) and `before_input` (and the recalled memories:
-known once the draft being typed is recalled).
+listed per block. Two prefix lengths say what a pre-warm may evaluate ahead:
+`stable` (head and window: sent unchanged by the next turn) and `noted` (and the
+notes: known after a reply). A draft being typed settles the rest: its recalled
+memories and itself as the message.
 
 Pure: given the same parts, limits and counters it returns the same prompt.
 """
@@ -69,11 +69,6 @@ class Assembly:
     """How many leading messages (head and window) do not depend on this turn's notes, recall or input."""
     noted: int = 0
     """`stable` and the cross-turn notes message, if any: what is known once the last turn's work is done."""
-
-    @property
-    def before_input(self) -> int:
-        """Every message but the input: what recall on a draft of the input settles."""
-        return len(self.messages) - 1
 
 
 def _section(header: str, lines: Sequence[str]) -> str:
