@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"default models, n_ctx {out['n_ctx']}, {out['threads']} threads, replies ≤ {out['reply_tokens']} tokens; "
           "one run, ratios within it")
-    print(f"{'30-turn session':<34}" + "".join(f"{label:>23}" for label in MODES.values()) + "   target")
+    print(f"{'30-turn session':<38}" + "".join(f"{label:>23}" for label in MODES.values()) + "   target")
     rows = [("TTFT median (ms)", "ttft_median_ms", "{:.0f}", ""), ("TTFT p95 (ms)", "ttft_p95_ms", "{:.0f}", ""),
             ("TTFT p95 ÷ median", "p95_over_median", "{:.2f}", "≤ 1.5"),
             ("TTFT turn 30 ÷ turn 2", "last_over_second", "{:.2f}", "≤ 1.3"),
@@ -305,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             ("rolling-summary folds", "folds", "{}", "≥ 1"),
             ("overhead ÷ turn wall time (median)", "overhead", "{:.1%}", "≤ 5%")]
     for label, key, fmt, target in rows:
-        print(f"{label:<34}" + "".join(f"{fmt.format(out[mode][key]):>23}" for mode in MODES) + f"   {target}")
+        print(f"{label:<38}" + "".join(f"{fmt.format(out[mode][key]):>23}" for mode in MODES) + f"   {target}")
     d = out["decode"]
     print(f"decode: memchat {d['memchat_tok_s']:.1f} tok/s ÷ raw llama-cpp-python {d['raw_tok_s']:.1f} tok/s "
           f"= {d['ratio']:.2f} over {d['tokens']:.0f} tokens   target ≥ 0.95")
