@@ -230,6 +230,47 @@ def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before,
     assert not [c for c in stale if all(w not in c for w in ("Fiesta in", "Wednesdays", "move to", "腾讯"))], stale
 
 
+@pytest.mark.parametrize(("before", "after", "old", "new"), [
+    ("I live in Cardiff.", "Quick one, we're in Bristol now, the Cardiff flat is handed back.", "lives in Cardiff", "Bristol"),
+    ("I work at Aldi stacking shelves.", "Handed my notice in at Aldi, starting with the NHS next week as a porter.",
+     "stacking", "NHS"),
+    ("My manager is Tom.", "Priya's my line manager now that Tom moved to the Glasgow office.", "manager is Tom", "Priya"),
+    ("My boyfriend is Jamie.", "Jamie and I split up in March. I'm seeing someone called Alex now.", "boyfriend is Jamie",
+     "Alex"),
+    ("I'm a sous chef at Rosa's.", "They made me head chef at Rosa's last week.", "sous", "head chef"),
+    ("I use a Samsung Galaxy S10.", "My old Samsung finally died so I'm on a Pixel now.", "Galaxy", "Pixel"),
+    ("We rent a flat in Salford.", "We've moved into our own place in Didsbury, finally done with renting in Salford.",
+     "rents a flat", "Didsbury"),
+    ("I'm a beginner at Japanese.", "My Japanese is conversational now, I passed the N3.", "beginner", "conversational"),
+    ("I drive to work.", "The bus is my way in now that the car's gone.", "drives to work", "bus"),
+    ("我们住在朝阳区。", "我们家从朝阳区搬到了海淀区。", "住在朝阳区", "海淀"),
+])
+def test_round_8_update_shapes_replace_the_old_value(tmp_path, before, after, old, new):
+    """A second batch of our own update sentences, written before any rule: a place "now", a notice handed in
+    and a start "with" an employer, "X's my line manager", a break-up and someone new, "made me head chef",
+    a phone that died, renting, a language level, "my way in", 从…搬到了…."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(after, session_id=None, message_id=None, now=90_000.0)
+    typed = [m for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert not [m.content for m in typed if old in m.content and new not in m.content]
+    assert [m.content for m in typed if new in m.content]
+
+
+@pytest.mark.parametrize(("said", "slot"), [
+    ("Tom moved to the Glasgow office last month.", "home"),
+    ("I'm starting with the basics of Python.", "employer"),
+    ("They made me cry at the wedding.", "job"),
+    ("I'm in a meeting now.", "home"),
+])
+def test_round_8_shapes_do_not_catch_their_look_alikes(tmp_path, said, slot):
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    assert not [m.content for m in services.memories.list_items() if m.attribute == slot and not m.is_episode]
+
+
 def test_a_new_boss_after_the_old_one_left_replaces_the_old(tmp_path):
     """", so now I report to Dev" is a clause of its own: Dev is the boss, Karen's retirement an event."""
     from helpers import fake_services

@@ -196,8 +196,9 @@ def _person(clause: str) -> str | None:
     if named:
         return named.group(1).lower()
     named_one = named_subject(clause)
-    if named_one and re.search(r"\b(?:offered|gave|hired|took on|accepted) (?:me|us)\b", clause, re.IGNORECASE):
-        return None  # "Caley Marine offered me the job": about the user's work, not about Caley Marine
+    if named_one and re.search(r"\b(?:offered|gave|hired|took on|accepted|made|promoted|appointed) (?:me|us)\b", clause,
+                               re.IGNORECASE):
+        return None  # "Caley Marine offered me the job", "They made me head chef": about the user's work
     return named_one
 
 

@@ -61,11 +61,12 @@ _DESCRIBED = (
     r"\b(?:[a-z]+)s?,? (?:[A-Z][a-z]+\b|is\b|are\b|was\b|were\b|lives\b|live\b|works\b|work\b|called\b|named\b|"
     r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b|who\b|aged\b|named\b)",
     r"(?:叫|是|在|住|今年|[0-9一二两三四五六七八九十]+岁|工作|上班|读)",
+    r"(?-i:[A-Z][a-z]+)(?:'s| is) (?:now )?(?:my|our) ",
 )
-"""A person named or described right after the relation word."""
+"""A person named or described right after the relation word, or named right before it ("Sam's my partner")."""
 
-_PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|\bhouse\b)",
-          r"(?:到|去|在|住|回)[^了！!。，,]{2,}|老家|定居")
+_PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|\bhouse\b|\bflat\b|\bapartment\b)",
+          r"(?:到|去|在|住|回)了?[^了！!。，,]{2,}|老家|定居")
 """A home statement names the place: "We relocated!" alone says nothing to keep."""
 
 _ROWS: tuple[Slot, ...] = (
@@ -109,6 +110,9 @@ _ROWS: tuple[Slot, ...] = (
     Slot("job", "fact", False,
          en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role|job title|title|position) is\b",
             r"\b(?:i'?ve been|i was|i got|i'?m being) (?:promoted to|appointed)\b",
+            r"\b(?:made|make|making|promoted|appointed) me (?:the |a |an )?(?:new )?(?:(?:head|senior|lead|chief|deputy|acting|"
+            r"assistant|principal|junior|shift|team|store|area|branch|duty) )?(?:chef|manager|supervisor|lead|leader|editor|"
+            r"engineer|nurse|teacher|developer|director|captain|foreman|officer|partner|coordinator|gardener|technician)\b",
             r"\b(?:i|we)(?:'ll| will| am|'m)? start(?:s|ing|ed)? (?:work |there |in \w+ |on \w+ |next \w+ )?as "
             r"(?!(?:an? |the )?(?:joke|usual|well|planned|soon|normal|always|before|expected)\b)(?:an? |the )?[a-z]+",
             r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) (?:now )?(?:a|an|the new|the) "
@@ -133,7 +137,7 @@ _ROWS: tuple[Slot, ...] = (
          examples=("I work as a ferry engineer.", "我是游戏原画师。", "I'm the new supervisor at the depot.",
                    "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。",
                    "I start in June as head gardener.", "下个月开始当犀浦站的组长。",
-                   "I'll be a maintenance electrician at the harbour."),
+                   "I'll be a maintenance electrician at the harbour.", "They made me head chef at Rosa's last week."),
          question="What is my job?"),
     Slot("manager", "relation", False,
          en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
@@ -149,12 +153,13 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:drive|drives|cycle|cycles|ride|rides|bike|bikes)\b[^.!?]{1,40}\bto (?:work|the office|the site|the yard)\b",
              r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b",
              r"\b(?:picks?|picking|picked) (?:me|us) up (?:for|before|on the way to )?(?:work|in the morning|every)",
-             r"\b(?:get|got|getting|give|gives) (?:me |us )?a lift (?:to|into) (?:work|the office)\b", r"\bcar ?pool\w*\b"),
+             r"\b(?:get|got|getting|give|gives) (?:me |us )?a lift (?:to|into) (?:work|the office)\b", r"\bcar ?pool\w*\b",
+             r"\b(?:bus|train|tram|metro|tube|ferry|bike|car|e-?bike|scooter)\b[^.!?]{0,20}\bmy way (?:in|to work|into work|to the office)\b"),
          zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"接我上班", r"顺路.{0,6}上班", r"骑.{0,4}车上班", r"(?:骑|开|坐)着?.{0,3}(?:上班|通勤|去公司)", r"(?:走路|开车|骑车).{0,6}(?:到|就到|上班)",
              r"(?:走路|步行|开车|骑车)(?:去|到)(?:站点|单位|公司|厂里|店里|学校|医院)"),
          asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
          examples=("I take the bus to work these days.", "每天坐地铁上下班。", "我每天开车上班。",
-                   "Dana from accounts picks me up in the morning now."),
+                   "Dana from accounts picks me up in the morning now.", "The bus is my way in now."),
          question="How do I get to work?"),
     Slot("colleague", "relation", True,
          en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",
@@ -170,13 +175,17 @@ _ROWS: tuple[Slot, ...] = (
              r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
-             r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b"),
+             r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b",
+             r"\bstart(?:s|ed|ing)? (?:work |a job )?with (?:the )?(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* "
+             r"(?:next|on|in|as|from|this|tomorrow|today|last)\b"),
          zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽(?:到|去了?)", r"公司", r"工作室", r"拿到(?:了)?offer",
              r"(?:提了?|办了?)离职", r"给(?:了我?|我)?(?:offer|录用通知)", r"(?<!不)在(?!家|这|那|网上|外面|路上|想|考虑|犹豫|琢磨|纠结|找|看)(?![^，。！？]*(?:要不要|想不想|考虑|打算))[\u4e00-\u9fffA-Za-z]{2,8}?"
-             r"(?:打工|干活|送(?:快递|外卖)|跑(?:外卖|滴滴)|做(?:保洁|保安|销售|客服|会计|财务|厨师|司机|护工))"),
+             r"(?:打工|干活|送(?:快递|外卖)|跑(?:外卖|滴滴)|做(?:保洁|保安|销售|客服|会计|财务|厨师|司机|护工))",
+             r"(?:去|进)了?(?:一家|一个|家)[^，。！？,.!?]{1,8}(?:公司|机构|医院|学校|店|厂|银行|工作室|单位|酒店|餐厅)"),
          asks=("work", "employer", "company", "job", "公司", "上班", "工作"),
          examples=("I work at Alatau Vet Clinic.", "我在星火互娱上班。", "I landed a job with the county library.",
-                   "I accepted the Northwind offer.", "现在在顺丰送快递。", "巴蜀记那边给offer了！"),
+                   "I accepted the Northwind offer.", "现在在顺丰送快递。", "巴蜀记那边给offer了！",
+                   "Starting with the NHS next week as a porter.", "去了一家培训机构。"),
          question="Where do I work, which company?"),
     Slot("work_pattern", "fact", False,
          en=(r"\b(?:early|late|night|day|morning|evening|weekend|split|double)s? shifts?\b", r"\bshift pattern\b",
@@ -191,10 +200,14 @@ _ROWS: tuple[Slot, ...] = (
     Slot("partner", "relation", needs=(*_DESCRIBED, r"\b(?:been|are|got) (?:together|married|engaged)\b"), multi=False,
          en=(r"\b(?:my|our) (?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|spouse|other half|hubby|missus|"
              r"significant other)\b", r"\bthe (?:missus|hubby|other half)\b",
-             r"\bmarried to\b", r"(?-i:[A-Z][a-z]+) and (?:i|me)(?: have|'ve)? been (?:together|married)\b"),
+             r"\bmarried to\b", r"(?-i:[A-Z][a-z]+) and (?:i|me)(?: have|'ve)? been (?:together|married)\b",
+             r"\b(?:i'?m|i am|i'?ve been|i have been) (?:now )?(?:seeing|dating) (?:someone |somebody |a (?:guy|girl|woman|man) )?"
+             r"(?:new )?(?:called |named )?(?-i:[A-Z][a-z]+)\b",
+             r"(?-i:[A-Z][a-z]+) and (?:i|me) (?:split up|broke up|separated|got divorced)\b"),
          zh=(r"老婆", r"老公", r"妻子", r"丈夫", r"男朋友", r"女朋友", r"对象", r"爱人"),
          asks=("partner", "spouse", "other half", "married", "对象", "爱人", "另一半"),
-         examples=("My husband is called Yerlan.", "我老公叫王磊。", "Sam and I have been together for ten years."),
+         examples=("My husband is called Yerlan.", "我老公叫王磊。", "Sam and I have been together for ten years.",
+                   "I'm seeing someone called Alex now.", "Sam's my partner.", "Jamie and I split up in March."),
          question="Who is my partner, wife or husband?"),
     Slot("children", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl|twins|baby|toddler|stepson|"
@@ -232,17 +245,23 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
              r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
-             r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b"),
+             r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b",
+             r"\b(?:we'?re|we are|i'?m|i am) (?:now )?(?:living )?in (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)? (?:now|these days|nowadays)\b",
+             r"\b(?:rent|rents|renting|rented|own|bought|share|sharing) (?:a |an |the |our |my )?(?:\w+ )?(?:flat|house|apartment|"
+             r"bungalow|cottage|studio|terrace|semi) (?:in|near|on)\b"),
          zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
          unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
                  r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
                  r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"
                  r"got |is |are |'s )?(?:been |just |now )?moved (?:to|into)\b",
                  r"\bmoved (?:to|into) (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|mornings?|"
-                 r"afternoons?|evenings?|nights?|\d)",),
+                 r"afternoons?|evenings?|nights?|\d)",
+                 r"\bmoved (?:to|into) (?:the |a |our |their |his |her )?(?:new )?(?:\w+ )?(?:office|branch|site|team|department|"
+                 r"store|depot|ward|unit|role|job|position|project|division)\b",),
          asks=("live", "home", "city", "town", "address", "住", "家"),
          examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent.",
-                   "Moved in with Priya in Headingley last week."),
+                   "Moved in with Priya in Headingley last week.", "Quick one, we're in Bristol now.",
+                   "We rent a flat in Salford."),
          question="Where do I live?"),
     Slot("pet", "fact", True,
          en=(r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|tortoise|budgie|sighthound|terrier|spaniel|collie|"
@@ -272,10 +291,14 @@ _ROWS: tuple[Slot, ...] = (
     Slot("language", "fact", True,
          en=(rf"\b(?:speak|speaks|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
              rf"\b(?:{_LANGUAGES})\b.{{0,30}}\b(?:lessons?|classes?|course|app)\b",
-             r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b", r"\b(?:first|native|mother) (?:language|tongue)\b"),
+             r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b", r"\b(?:first|native|mother) (?:language|tongue)\b",
+             rf"\b(?:{_LANGUAGES})(?:'s| is| are)? (?:\w+ )?(?:conversational|fluent|basic|rusty|decent|improving|"
+             r"beginner|intermediate|advanced|native|getting better)\b",
+             rf"\b(?:beginner|intermediate|advanced|fluent|conversational|rusty|native)\b(?: \w+)?(?: at| in)? (?:{_LANGUAGES})\b"),
          zh=(r"(?:日|英|韩|法|德|西班牙|俄|意大利)语",),
          asks=("language", "speak", "learn", "语"),
-         examples=("I speak Kazakh, Russian and English.", "日语还在学。"),
+         examples=("I speak Kazakh, Russian and English.", "日语还在学。", "I'm a beginner at Japanese.",
+                   "My Japanese is conversational now."),
          question="Which languages do I speak or learn?"),
     Slot("hobby", "fact", True,
          en=(rf"\bplay(?:s|ing)? (?:the |in (?:a|the) )?(?:{_INSTRUMENTS})\b", rf"\b(?:on|my) (?:the )?(?:{_INSTRUMENTS})\b",
@@ -318,10 +341,14 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:bought|got|have|use|ordered) (?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?"
              r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|phone|smartphone)\b",
              r"\b(?:upgraded|switched|moved) to (?:a|an|the)? ?(?:new )?(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|"
-             r"nokia|motorola|oppo|vivo)\b"),
+             r"nokia|motorola|oppo|vivo)\b",
+             r"\b(?:i'?m|i am) (?:now )?on (?:a|an|the) (?:new |secondhand |second-hand |refurbished )?(?:iphone|samsung|galaxy|"
+             r"pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo)\b",
+             r"\bmy (?:old |new )?(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo)\b"),
          zh=(r"(?:买|换)了?(?:个|台|部)?.{0,6}手机", r"我的?手机(?:是|用的)", r"(?:苹果|华为|小米|OPPO|vivo|三星)手机"),
          asks=("phone", "mobile", "手机"),
-         examples=("My phone is a battered Nokia 3310.", "I bought a refurbished Pixel 7 last week.", "我换了个华为手机。"),
+         examples=("My phone is a battered Nokia 3310.", "I bought a refurbished Pixel 7 last week.", "我换了个华为手机。",
+                   "I'm on a Pixel now.", "My old Samsung finally died."),
          question="What phone do I have?"),
     Slot("possessions", "fact", True,
          en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
