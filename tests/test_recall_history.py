@@ -1,5 +1,6 @@
 """A superseded fact leaves its episode: history for a question about that fact, still there for the rest."""
 
+import pytest
 from helpers import fake_services
 
 
@@ -90,3 +91,43 @@ def test_a_memory_told_in_a_narrower_word_is_found_by_the_question_s_concept(tmp
     found = recall(services, "我会哪种民乐？").candidates
     flute = [c for c in found if "笛子" in c.memory.content]
     assert flute and "concept" in flute[0].routes and flute[0].signals.keyword > 0
+
+
+def _said(memory_id, text, day, relevance=0.7, message=None):
+    from memchat.types import EPISODE, Candidate, Memory, Signals
+    memory = Memory(memory_id, EPISODE, text, "", "", 0.5, 1.0, day * 86_400.0, day * 86_400.0, 0.0,
+                    source_message=message if message is not None else memory_id)
+    return Candidate(memory, Signals(), relevance, relevance=relevance)
+
+
+@pytest.mark.parametrize(("earlier", "ending"), [
+    ("We've got an allotment in Roath.", "We gave the allotment up, too much work."),
+    ("I play in a pub quiz team on Thursdays.", "The quiz team folded, so that's Thursdays free."),
+    ("I volunteer at the food bank on Saturdays.", "I've stepped back from the food bank volunteering."),
+    ("I have a season ticket at Anfield.", "Didn't renew the season ticket this year."),
+    ("我养了两只鹦鹉。", "鹦鹉送给我姐了。"),
+    ("我周末在培训班教钢琴。", "培训班那边的课我不教了。"),
+])
+def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earlier, ending):
+    """Neither statement needs to be a typed memory: what ended the thing is what holds now."""
+    from memchat.memory.recall import ended_later
+    old, new = _said(1, earlier, 10), _said(2, ending, 40)
+    assert ended_later([old, new], floor=0.5) == {1: 2}
+
+
+@pytest.mark.parametrize(("earlier", "later"), [
+    ("I take the train to Leeds on Mondays.", "No more trains now, it's a ten minute bike ride."),  # a state, no act
+    ("I go running every evening.", "My phone died halfway through the run."),  # the act ends the phone
+    ("I do yoga on Saturday mornings.", "I quit my job at the bakery."),  # nothing shared beside the act
+    ("痛风又犯了，海鲜啤酒都得少碰。", "现在饮食改清淡了，辣椒基本戒了。"),  # the chilli, not the gout
+])
+def test_what_does_not_end_the_earlier_statement_leaves_it_current(earlier, later):
+    from memchat.memory.recall import ended_later
+    assert ended_later([_said(1, earlier, 10), _said(2, later, 40)], floor=0.5) == {}
+
+
+def test_an_ending_ends_only_what_was_said_before_it_and_only_when_relevant():
+    from memchat.memory.recall import ended_later
+    said, ended = "We've got an allotment in Roath.", "We gave the allotment up, too much work."
+    assert ended_later([_said(1, ended, 10), _said(2, said, 40)], floor=0.5) == {}  # got one again later
+    assert ended_later([_said(1, said, 10), _said(2, ended, 40, relevance=0.2)], floor=0.5) == {}

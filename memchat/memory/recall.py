@@ -32,11 +32,13 @@ from memchat.memory.concepts import (
     index_words,
     near_miss,
 )
-from memchat.memory.distill import CN_RELATIVES, RELATIVES, is_retiring_event
+from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event
+from memchat.memory.endings import retired_terms
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
+from memchat.memory.segment import split_sentences
 from memchat.memory.slots import SLOTS, slots_asked
 from memchat.memory.terms import (
     CJK_PARTICLES,
@@ -180,6 +182,32 @@ def history_episodes(candidates: list[Candidate], children: dict[int, list[Memor
                 history[c.memory.id] = child.superseded_by or child.id
                 break
     return history
+
+
+def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
+    """A statement whose thing a later, relevant candidate ends ("We've got an allotment in Roath", then
+    "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
+    where neither became a typed memory: what ended it is what holds now. Only the words beside the act
+    name what ended (`endings.retired_terms`); only an act ends ("gave up", "sold", 送给…了), not a state said
+    in passing ("no more trains now"); and an earlier ending is not itself ended. Maps the earlier statement
+    to the ending."""
+    endings = []
+    for c in candidates:
+        if c.memory.status == "active" and c.relevance >= floor:
+            ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in split_sentences(c.memory.content)))
+            if ended:
+                endings.append((c.memory, ended))
+    older: dict[int, int] = {}
+    for ending, ended in endings:
+        for c in candidates:
+            memory = c.memory
+            if (memory.status != "active" or memory.pinned or _said_at(memory) >= _said_at(ending)
+                    or memory.source_message is not None and memory.source_message == ending.source_message
+                    or RETIRING_ACT.search(memory.content)):
+                continue
+            if ended & set(search_terms(memory.content)):
+                older.setdefault(memory.id, ending.id)
+    return older
 
 
 def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict[int, int]:
@@ -365,6 +393,9 @@ class Recaller:
         candidates += self._endings(candidates, children)
         older = history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
+        if not when:  # "when did I get the allotment?" asks for the earlier statement itself
+            for memory_id, ending in ended_later(candidates, settings.floor).items():
+                older.setdefault(memory_id, ending)
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too

@@ -23,7 +23,6 @@ from dataclasses import replace
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
-from memchat.memory.concepts import concepts_in
 from memchat.memory.distill import (
     RETIREMENT,
     draft_from_sentence,
@@ -34,6 +33,7 @@ from memchat.memory.distill import (
     slot_act,
     third_person,
 )
+from memchat.memory.endings import object_terms, retired_terms
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget
@@ -59,25 +59,12 @@ from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
-from memchat.memory.terms import has_cjk, query_terms, search_terms
+from memchat.memory.terms import has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
 PENDING_GAP = 0.3
-
-
-_RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "gave", "give", "longer", "anymore",
-                               "more", "rid", "卖了", "不再", "user", "final", "finally", "really", "still", "never",
-                               "again", "anyway", "today", "week", "month", "year", "last", "first", "before",
-                               "after", "since", "because", "some", "every", "thing", "stuff", "一直", "以后", "已经"})
-"""Words a retirement shares with anything: the object it names must be something else."""
-
-
-def _object_terms(text: str) -> set[str]:
-    """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里")."""
-    return {t for t in query_terms(text) if (len(t) >= 4 or len(t) == 3 and concepts_in(t) or (has_cjk(t) and len(t) == 2))
-            and t not in _RETIREMENT_WORDS and t not in ("their", "用户")}
 
 
 _OCCASION = re.compile(
@@ -346,8 +333,7 @@ class MemoryWriter:
         act = RETIREMENT.search(clause)
         if act is None:
             return None
-        before, after = clause[:act.start()].split()[-3:], clause[act.end():].split()[:4]
-        wanted = _object_terms(" ".join([*before, *after])) if not has_cjk(clause) else _object_terms(clause)
+        wanted = retired_terms(clause)
         if not wanted:  # what ended is next to the act: "my phone died halfway through the run" ends no running
             return None
         hits = {i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)}
@@ -444,7 +430,7 @@ class MemoryWriter:
             if draft.kind == "relation":
                 return [m for m in same if not _same_person(m.content, draft.content)]
             return same
-        wanted = _object_terms(draft.content) | _topics(draft.content)
+        wanted = object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
         if not named:  # "游泳…换到了每周六": the swimming was stored under another many-valued slot
             hits = [i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)]

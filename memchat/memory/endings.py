@@ -1,0 +1,50 @@
+"""What a retirement ends: the act ("sold", "gave up", 戒了) and the thing next to it.
+
+"I sold the Niva" ends the Niva; "my phone died halfway through the run" ends no
+running: only the words beside the act (three before it, four after; a Chinese
+clause whole, its words being bigrams) can name what ended. The write path uses
+this to give a retirement the key of the typed memory it ends; recall uses it to
+make an earlier statement about that thing history when a later one ends it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memchat.memory.concepts import concepts_in
+from memchat.memory.distill import RETIREMENT
+from memchat.memory.terms import has_cjk, query_terms
+
+RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "gave", "give", "longer", "anymore",
+                              "more", "rid", "卖了", "不再", "user", "final", "finally", "really", "still", "never",
+                              "again", "anyway", "today", "week", "month", "year", "last", "first", "before",
+                              "after", "since", "because", "some", "every", "thing", "stuff", "一直", "以后", "已经",
+                              "renew", "renewing", "didn", "folded", "stepped", "back", "down", "from", "came", "coming",
+                              "good", "much", "shut", "closed", "disbanded", "dropped", "ditched", "broke", "split",
+                              "packed", "jacked", "cancelled", "canceled", "membership", "subscription", "given",
+                              "giving", "quitting", "retired", "died", "passed", "away", "buried", "sleep", "recovered",
+                              "cured", "remission", "healed", "normal", "clear"})
+"""Words a retirement shares with anything: the object it names must be something else."""
+
+
+_PAUSE = r"[,;:.!?，；：。！？、]"
+
+
+def object_terms(text: str) -> set[str]:
+    """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里")."""
+    return {t for t in query_terms(text) if (len(t) >= 4 or len(t) == 3 and concepts_in(t) or (has_cjk(t) and len(t) == 2))
+            and t not in RETIREMENT_WORDS and t not in ("their", "用户")}
+
+
+def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
+    """The words naming what this clause's retirement ends; empty when it has none or names nothing.
+    `acts`: which retirements count (all of them, or only acts: `distill.RETIRING_ACT`)."""
+    act = acts.search(clause)
+    if act is None:
+        return set()
+    before = re.split(_PAUSE, clause[:act.start()])[-1]
+    after = re.split(_PAUSE, clause[act.end():])[0]  # "gave the allotment up, too much work"
+    if has_cjk(clause):  # "痛风又犯了，…辣椒基本戒了": the chilli, not the gout
+        return object_terms(before + act.group(0) + after)
+    before, after = before.split()[-3:], after.split()[:4]
+    return object_terms(" ".join([*before, act.group(0), *after]))  # "gave the allotment up": inside the act
