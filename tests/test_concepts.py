@@ -22,6 +22,11 @@ from memchat.memory.terms import query_terms
     ("我母亲在哪里？", "我妈在大连。"),
     ("我有什么宠物？", "我们家有只小狗叫豆豆。"),
     ("我爱人是做什么的？", "我老公是牙医。"),
+    ("Am I on any medication?", "I came off the antidepressants in May."),
+    ("Which antibiotic should doctors avoid giving me?", "I'm allergic to penicillin."),
+    ("Do I smoke?", "I've been on ten cigarettes a day since uni."),
+    ("我还抽烟吗？", "我戒烟三个月了。"),
+    ("Am I studying anything?", "I'm doing a part-time MBA."),
 ])
 def test_a_question_in_other_words_meets_the_memory(question, memory):
     assert keyword_overlap(question, memory) >= 0.5, (query_terms(question), concepts_in(memory))

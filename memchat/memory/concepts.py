@@ -52,6 +52,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("home", None, "home|house|flat|apartment|address|live|lives|moved to|moved into|relocated|"
                    "住|住在|老家|房子|家里|搬到|搬去|搬家"),
     ("education", None, "study|studies|studying|student|university|uni|college|school|degree|course|"
+                        "mba|masters|phd|diploma|night school|evening class|"
                         "学习|读书|读研|上学|大学|学校|专业|学生"),
     # animals
     ("pet", None, "pet|pets|animal|animals|宠物|动物"),
@@ -105,6 +106,11 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                                 "anxiety|depression|depressed|panic attack|panic attacks|心理医生|心理咨询|焦虑|抑郁"),
     ("body weight", "health", "weight|weigh|weighs|weighed|kilos|kg|bmi|体重|公斤"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
+    ("medication", "health", "medication|medications|medicine|medicines|meds|pills|tablets|prescription|prescribed|"
+                             "antidepressants|antidepressant|antibiotic|antibiotics|statins|insulin|inhaler|penicillin|"
+                             "amoxicillin|paracetamol|ibuprofen|aspirin|codeine|morphine|steroids|metformin|"
+                             "吃药|药物|处方|降压药|青霉素|抗生素|布洛芬|阿司匹林"),
+    ("smoking", "health", "smoke|smokes|smoking|smoker|cigarettes|cigarette|fags|vape|vaping|抽烟|吸烟|戒烟|香烟|烟瘾"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
     ("sport", "pastime", "sport|sports|exercise|workout|training|fitness|keep fit|activity|activities|"

@@ -24,7 +24,9 @@ STOPWORDS = frozenset(
      # the frame of a question, not what it asks about: "what's my cat called?" asks about a cat
      "called", "name", "names", "named", "call",
      # when the thing holds, not what it is: "where do I usually swim these days?"
-     "usually", "normally", "generally", "currently", "nowadays", "still", "ever", "anymore", "these", "days"]
+     "usually", "normally", "generally", "currently", "nowadays", "still", "ever", "anymore", "these", "days",
+     # who or what in general: "am I studying anything?" asks about studying
+     "am", "anything", "something", "everything", "anyone", "anybody", "someone", "somebody"]
 )
 QUESTION_FRAMES = re.compile(r"叫什么名字|叫什么|叫啥|名字|是谁|什么时候|啥时候|哪天|几号|几月|哪年|哪里|哪儿|什么|怎么|多少"
                              r"|哪[个家所座种些位]|有啥|啥子|啥"
