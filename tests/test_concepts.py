@@ -27,6 +27,9 @@ from memchat.memory.terms import query_terms
     ("Do I smoke?", "I've been on ten cigarettes a day since uni."),
     ("我还抽烟吗？", "我戒烟三个月了。"),
     ("Am I studying anything?", "I'm doing a part-time MBA."),
+    ("Where's my hometown?", "I grew up in Aberdeen."),
+    ("What race am I preparing for?", "I'm training for the Manchester marathon in April."),
+    ("我孩子读几年级？", "我儿子今年上初二。"),
 ])
 def test_a_question_in_other_words_meets_the_memory(question, memory):
     assert keyword_overlap(question, memory) >= 0.5, (query_terms(question), concepts_in(memory))

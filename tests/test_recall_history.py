@@ -131,3 +131,28 @@ def test_an_ending_ends_only_what_was_said_before_it_and_only_when_relevant():
     said, ended = "We've got an allotment in Roath.", "We gave the allotment up, too much work."
     assert ended_later([_said(1, ended, 10), _said(2, said, 40)], floor=0.5) == {}  # got one again later
     assert ended_later([_said(1, said, 10), _said(2, ended, 40, relevance=0.2)], floor=0.5) == {}
+
+
+@pytest.mark.parametrize(("question", "relative"), [
+    ("What's my wife's job?", "wife"), ("Where does my brother's family live?", "brother"),
+    ("我老公在哪上班？", "老公"), ("Where do my wife and I live?", ""), ("What's my job?", ""),
+])
+def test_a_question_about_a_relatives_thing_names_them(question, relative):
+    from memchat.memory.recall import relative_asked
+    assert relative_asked(question) == relative
+
+
+def test_the_users_own_fact_is_no_answer_about_a_relative():
+    from memchat.memory.recall import not_theirs
+    from memchat.types import Memory
+    own = Memory(1, "fact", "The user works as a physiotherapist at the Royal Infirmary.", "user", "job", 0.5, 0.8,
+                 0.0, 0.0, 0.0)
+    theirs = Memory(2, "fact", "Kemi is a civil engineer.", "kemi", "job", 0.5, 0.8, 0.0, 0.0, 0.0)
+    spoken = Memory(3, "fact", "The user works with her husband at the bakery.", "user", "employer", 0.5, 0.8,
+                    0.0, 0.0, 0.0)
+    assert not_theirs("wife", own, []) == "not about your wife"
+    assert not_theirs("wife", theirs, []) == ""  # about someone else: may be her
+    assert not_theirs("wife", spoken, []) == ""  # speaks of someone
+    assert not_theirs("", own, []) == ""
+    named = Memory(4, "fact", "The user and Kemi live in Leeds.", "user", "home", 0.5, 0.8, 0.0, 0.0, 0.0)
+    assert not_theirs("wife", named, ["Kemi"]) == ""  # a name the store gives someone in the user's life

@@ -52,8 +52,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("home", None, "home|house|flat|apartment|address|live|lives|moved to|moved into|relocated|"
                    "住|住在|老家|房子|家里|搬到|搬去|搬家"),
     ("education", None, "study|studies|studying|student|university|uni|college|school|degree|course|"
-                        "mba|masters|phd|diploma|night school|evening class|"
-                        "学习|读书|读研|上学|大学|学校|专业|学生"),
+                        "mba|masters|phd|diploma|night school|evening class|grade|year group|"
+                        "学习|读书|读研|上学|大学|学校|专业|学生|年级|小学|初中|高中|初一|初二|初三|高一|高二|高三"),
+    ("hometown", "home", "hometown|home town|grew up|growing up|born and raised|originally from|"
+                         "老家|家乡|哪里人|出生地|土生土长"),
     # animals
     ("pet", None, "pet|pets|animal|animals|宠物|动物"),
     ("dog", "pet", "dog|dogs|puppy|pup|doggy|pooch|mutt|hound|sighthound|terrier|spaniel|collie|labrador|retriever|"
@@ -113,7 +115,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("smoking", "health", "smoke|smokes|smoking|smoker|cigarettes|cigarette|fags|vape|vaping|抽烟|吸烟|戒烟|香烟|烟瘾"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
-    ("sport", "pastime", "sport|sports|exercise|workout|training|fitness|keep fit|activity|activities|"
+    ("sport", "pastime", "sport|sports|exercise|workout|training|fitness|keep fit|activity|activities|race|races|"
                          "运动|锻炼|健身"),
     ("swimming", "sport", "swim|swimming|swimmer|pool|游泳|泳池"),
     ("running", "sport", "run|running|jog|jogging|marathon|parkrun|跑步|慢跑|马拉松"),

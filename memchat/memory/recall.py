@@ -134,6 +134,26 @@ def not_about(name: str, content: str) -> str:
     return f"not about {name}"
 
 
+_RELATIVE_ASKED = re.compile(rf"\bmy ({RELATIVES})(?:'s|’s)\s|我的?({CN_RELATIVES})(?:的|在哪|做什么|干什么|是做)",
+                             re.IGNORECASE)
+
+
+def relative_asked(query: str) -> str:
+    """The relative a question asks about by their relation ("What's my wife's job?", "我老公在哪上班？"), or ""."""
+    match = _RELATIVE_ASKED.search(query)
+    return next((g.lower() for g in match.groups() if g), "") if match else ""
+
+
+def not_theirs(relative: str, memory: Memory, names: Sequence[str]) -> str:
+    """"not about your wife": the user's own typed fact ("The user works as a physiotherapist") is no
+    answer to a question about a relative's, unless it speaks of someone (a relation word, a pronoun, a
+    name the store gives someone in the user's life)."""
+    if (not relative or memory.is_episode or memory.subject != "user" or memory.attribute in _RELATION_SLOTS
+            or _SOMEONE.search(memory.content) or any(n in memory.content for n in names)):
+        return ""
+    return f"not about your {relative}"
+
+
 def name_terms(name: str) -> frozenset[str]:
     """The index terms a memory holds when it names this person ("刘秀兰" → 刘秀, 秀兰)."""
     return frozenset(t for t in search_terms(name) if not is_single_cjk(t))
@@ -339,6 +359,7 @@ class Recaller:
         asked = slots_asked(query)
         person = asked_about(query)
         named = "" if parts else asked_name(query)
+        relative = "" if parts or named else relative_asked(query)
         open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
             routes.setdefault(memory_id, []).append("slot")
@@ -363,8 +384,11 @@ class Recaller:
         enough = len(similarity) >= MIN_BACKGROUND
         background = statistics.median(similarity.values()) if semantic and enough else 0.0
         texts = [query, *parts]
-        people = ({concept: [name_terms(n) for n in names] for concept, names in self.memories.people().items()}
-                  if any(concepts_in(text) for text in texts) else {})  # names only meet a relation the question asks
+        relations_asked = any(concepts_in(text) for text in texts)
+        roster = self.memories.people() if relative or relations_asked else {}
+        people = ({concept: [name_terms(n) for n in names] for concept, names in roster.items()}
+                  if relations_asked else {})  # names only meet a relation the question asks
+        known_names = sorted({n for names in roster.values() for n in names})
         unheard = "" if parts else never_told(query, weights)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
@@ -385,7 +409,7 @@ class Recaller:
                 Candidate(memory=memory, signals=signals, score=score(signals, settings, read=semantic),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
-                          or not_about(named, memory.content))
+                          or not_about(named, memory.content) or not_theirs(relative, memory, known_names))
             )
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
