@@ -190,3 +190,26 @@ def test_the_kind_of_answer_asked_for_is_no_search_term(question, dropped, kept)
     """The memory that answers names the city, not the word "city"."""
     terms = query_terms(question)
     assert dropped not in terms and kept in terms
+
+
+@pytest.mark.parametrize(("question", "memory", "kept"), [
+    ("我妈在哪里？", "weekend plans: Ollie's parents are visiting from Galway, his mum Siobhan bakes.",
+     "weekend plans:   are visiting from Galway,   Siobhan bakes."),
+    ("Where does my mum live?", "Her mum lives in Galway.", "  lives in Galway."),
+    ("我妈在哪里？", "他妈住在成都，我妈在重庆。", " 住在成都，我妈在重庆。"),
+    ("Where does my mum live?", "My mum still lives in Cork.", "My mum still lives in Cork."),
+    ("When is my sister's birthday?", "My sister Bea turns 30, her birthday is 3 May.",
+     "My sister Bea turns 30, her birthday is 3 May."),  # only relatives are someone else's
+    ("What's my sister's husband called?", "Fenna's husband Joris is a chef.", "Fenna's husband Joris is a chef."),
+    ("我姐姐的老公叫什么？", "她的老公叫王磊。", "她的老公叫王磊。"),  # a relative's relative: asked for
+    ("What's Ollie's mum called?", "his mum Siobhan", "his mum Siobhan"),  # not about the user's own
+])
+def test_someone_elses_relative_is_not_the_users(question, memory, kept):
+    """"his mum", "Ollie's parents", 他妈: not the user's mum, for a question about the user's own."""
+    from memchat.memory.concepts import own_kin_only
+    assert own_kin_only(question, memory) == kept
+
+
+def test_the_users_mum_is_met_and_someone_elses_is_not():
+    question = "Where does my mum live?"
+    assert keyword_overlap(question, "My mum lives in Galway.") > keyword_overlap(question, "Her mum lives in Galway.")

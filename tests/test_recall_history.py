@@ -156,3 +156,15 @@ def test_the_users_own_fact_is_no_answer_about_a_relative():
     assert not_theirs("", own, []) == ""
     named = Memory(4, "fact", "The user and Kemi live in Leeds.", "user", "home", 0.5, 0.8, 0.0, 0.0, 0.0)
     assert not_theirs("wife", named, ["Kemi"]) == ""  # a name the store gives someone in the user's life
+
+
+def test_each_part_of_a_compound_question_asks_for_its_own_persons_slot(tmp_path):
+    """"What do I do for work and what does my husband do?": the user's job answers the first part even
+    though the question also names the husband."""
+    services = fake_services(tmp_path)
+    for n, text in enumerate(["I teach maths at a secondary school in Sheffield.", "My husband Ollie is a paramedic.",
+                              "I go swimming before work on Tuesdays."]):
+        services.writer.process(text, session_id=None, message_id=None, now=1000.0 * (n + 1))
+    found = recall(services, "What do I do for work and what does my husband do?").candidates
+    job = next(c for c in found if c.memory.attribute == "job" and not c.memory.is_episode)
+    assert job.signals.slot == 1.0

@@ -235,6 +235,29 @@ def meets(asked: str, said: str) -> bool:
     return said in FAMILY_WORDS and said == CONCEPTS[asked].parent
 
 
+_KIN = (r"(?:(?:late|old|new|little|big|older|younger|twin)\s+)?(?:mum|mom|mother|mam|dad|father|parents|brothers?|"
+        r"sisters?|sons?|daughters?|kids?|children|wife|husband|partner|girlfriend|boyfriend|gran|granny|grandma|"
+        r"grandmother|grandad|grandpa|grandfather|grandparents|aunt|auntie|uncle|cousins?|niece|nephew|family|twins|"
+        r"baby|in-laws)\b")
+_ZH_KIN = r"(?:妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|老婆|老公|孩子)"
+_OTHERS_KIN = re.compile(
+    rf"\b(?:his|her|their|(?-i:[A-Z][a-z]+)(?:'s|’s))\s+{_KIN}|(?:他|她|他们|她们|[\u4e00-\u9fff]{{1,3}}(?<!我)的)(?:的)?{_ZH_KIN}",
+    re.IGNORECASE,
+)
+_MY_KIN = re.compile(r"\b(?:my|our)\b|我", re.IGNORECASE)
+_KIN_OF_KIN = re.compile(rf"(?:'s|’s)\s+{_KIN}|的{_ZH_KIN}", re.IGNORECASE)
+"""A question about a relative's relative ("my sister's husband", 我姐姐的老公): someone else's, asked for."""
+
+
+def own_kin_only(query: str, content: str) -> str:
+    """`content` without the relatives it gives someone else ("his mum Siobhan", "Ollie's parents", 他妈) when
+    the question asks about the user's own ("Where does my mum live?", 我妈在哪里): those are not the user's
+    mum. Unchanged for any other question ("What's Ollie's mum called?")."""
+    if not _MY_KIN.search(query) or _KIN_OF_KIN.search(query) or not (concepts_in(query) & PEOPLE_CONCEPTS):
+        return content
+    return _OTHERS_KIN.sub(" ", content)
+
+
 def concept_overlap(asked: frozenset[str], said: frozenset[str]) -> set[str]:
     """The asked concepts that the said ones meet."""
     return {a for a in asked if any(meets(a, s) for s in said)}

@@ -358,6 +358,9 @@ class Recaller:
                     routes[memory_id].append("concept")
         asked = slots_asked(query)
         person = asked_about(query)
+        # each part of a compound question asks for its own slot, of its own person ("What do I do for work
+        # and what does my husband do?": the user's job, and the husband's)
+        slot_asks = [(slots_asked(part), asked_about(part)) for part in parts] or [(asked, person)]
         named = "" if parts else asked_name(query)
         relative = "" if parts or named else relative_asked(query)
         open_question = is_open_question(query)
@@ -396,7 +399,8 @@ class Recaller:
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights, people) for text in texts)
-            slot = (1.0 if open_question else 0.5) if memory.attribute in asked and about_whom(memory, person) else 0.0
+            fills = any(memory.attribute in wanted and about_whom(memory, whose) for wanted, whose in slot_asks)
+            slot = (1.0 if open_question else 0.5) if fills else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
             if when and memory.event_at is not None:
                 date = max(date, 0.5)

@@ -26,7 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from memchat.config import RecallSettings
-from memchat.memory.concepts import concept_key, concept_overlap, concepts_in, covers
+from memchat.memory.concepts import concept_key, concept_overlap, concepts_in, covers, own_kin_only
 from memchat.memory.terms import is_single_cjk, query_terms, term_set
 from memchat.types import Candidate, Memory, Signals, memory_line
 
@@ -64,6 +64,7 @@ def keyword_overlap(query: str, content: str, weights: Mapping[str, float] | Non
     if not concept_units and not words and not singles:
         return 0.0
     weights = weights or {}
+    content = own_kin_only(query, content)
     present = term_set(content)
     met = concept_overlap(asked, concepts_in(content)) if asked else set()
     people = people or {}

@@ -110,6 +110,7 @@ _ROWS: tuple[Slot, ...] = (
     Slot("job", "fact", False,
          en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role|job title|title|position) is\b",
             r"\b(?:i'?ve been|i was|i got|i'?m being) (?:promoted to|appointed)\b",
+            r"\bi (?:teach|lecture in|lecture|tutor) (?!(?:myself|me|him|her|them|my|our)\b)[a-z]+",
             r"\b(?:made|make|making|promoted|appointed) me (?:the |a |an )?(?:new )?(?:(?:head|senior|lead|chief|deputy|acting|"
             r"assistant|principal|junior|shift|team|store|area|branch|duty) )?(?:chef|manager|supervisor|lead|leader|editor|"
             r"engineer|nurse|teacher|developer|director|captain|foreman|officer|partner|coordinator|gardener|technician)\b",
@@ -132,12 +133,13 @@ _ROWS: tuple[Slot, ...] = (
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
              r"(?:当|做|升)了?.{0,6}(?:组长|站长|店长|厂长|队长|主管|经理|主任|总监|领班)"),
-         asks=("job", "profession", "do for a living", "work as", "occupation", "职业", "职位", "岗位", "做什么", "干哪一行",
+         asks=("job", "profession", "do for a living", "do for work", "work as", "occupation", "职业", "职位", "岗位", "做什么", "干哪一行",
                "工作"),
          examples=("I work as a ferry engineer.", "我是游戏原画师。", "I'm the new supervisor at the depot.",
                    "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。",
                    "I start in June as head gardener.", "下个月开始当犀浦站的组长。",
-                   "I'll be a maintenance electrician at the harbour.", "They made me head chef at Rosa's last week."),
+                   "I'll be a maintenance electrician at the harbour.", "They made me head chef at Rosa's last week.",
+                   "I teach maths at a secondary school in Sheffield."),
          question="What is my job?"),
     Slot("manager", "relation", False,
          en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
