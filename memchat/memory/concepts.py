@@ -111,7 +111,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("medication", "health", "medication|medications|medicine|medicines|meds|pills|tablets|prescription|prescribed|"
                              "antidepressants|antidepressant|antibiotic|antibiotics|statins|insulin|inhaler|penicillin|"
                              "amoxicillin|paracetamol|ibuprofen|aspirin|codeine|morphine|steroids|metformin|"
-                             "吃药|药物|处方|降压药|青霉素|抗生素|布洛芬|阿司匹林"),
+                             "吃药|药物|处方|降压药|青霉素|抗生素|布洛芬|阿司匹林|药"),
     ("smoking", "health", "smoke|smokes|smoking|smoker|cigarettes|cigarette|fags|vape|vaping|抽烟|吸烟|戒烟|香烟|烟瘾"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),

@@ -65,7 +65,7 @@ _OPEN_EN = re.compile(r"\b(?:what|what's|whats|where|where's|who|who's|whom|whos
                       re.IGNORECASE)
 _CLOSED_EN = re.compile(r"^\s*(?:do|does|did|am|is|are|was|were|have|has|had|can|could|should|will|would|shall)\b",
                         re.IGNORECASE)
-_OPEN_ZH = re.compile(r"什么|啥|哪|谁|几|多少|怎么|怎样|如何")
+_OPEN_ZH = re.compile(r"什么|啥|哪|谁|几|多少|多久|多大|多长|多远|怎么|怎样|如何|干嘛|咋")
 _CLOSED_ZH = re.compile(r"[吗嘛][？?。.!！\s]*$|是不是|有没有|会不会|能不能|对不对")
 
 
