@@ -17,6 +17,21 @@ def test_chit_chat(text):
     assert is_chit_chat(text)
 
 
+@pytest.mark.parametrize("text", ["ok fine I'll drink more water", "haha ok will do", "okay noted, thanks for the tips",
+                                  "ok ok I'll stop doomscrolling", "yeah yeah I know, bed by eleven", "好的，我会注意的"])
+def test_a_reply_to_advice_is_chit_chat(text):
+    """An acknowledgement, then compliance with what the assistant said: nothing about the user to keep."""
+    assert is_chit_chat(text)
+
+
+@pytest.mark.parametrize("text", ["ok so I'm Marta and I teach maths", "Ok, my sister is called Bea.",
+                                  "okay big news, we moved to Leeds", "Okay, I'll start at Deloitte in June",
+                                  "yes I'll be moving to Leeds next month", "ok noted, I'm allergic to nuts",
+                                  "ok I'll be honest, I hate my job at Tesco"])
+def test_an_acknowledgement_that_goes_on_to_say_something_is_kept(text):
+    assert not is_chit_chat(text)
+
+
 @pytest.mark.parametrize("text", ["I live in Lisbon.", "My dog is called Pixel.", "我不吃香菜。", "I'm allergic to peanuts."])
 def test_durable_statements(text):
     assert not is_chit_chat(text)

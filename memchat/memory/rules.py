@@ -12,6 +12,7 @@ import re
 from memchat.memory.forget_requests import forget_topic, topic_parts
 from memchat.memory.secrets import secret_kind, talks_about_credentials
 from memchat.memory.segment import split_sentences
+from memchat.memory.slots import slot_of
 
 __all__ = ["forget_topic", "talks_about_credentials", "topic_parts"]  # re-exported: rules are read from here
 
@@ -63,12 +64,26 @@ def _normalise(text: str) -> str:
     return re.sub(r"[^\w\s\u3400-\u9fff]", "", text.lower()).strip()
 
 
+_COMPLYING = re.compile(
+    r"^\s*(?:(?:lol|lmao|haha+|ha|ah|oh|ugh|fine|yes|yeah|yep|yup|ok(?:ay)?|alright|sure|right)\b[\s,.!]*){1,3}"
+    r"(?:\S+\s+){0,3}?(?:i will|i'll|will do|noted|got it|i promise|i know|message received)\b"
+    r"|^\s*(?:好的|好吧|行吧|行|嗯嗯?|知道了|收到)[，,！!。\s]*(?:我会|会的|一定|记住了|知道了|收到)",
+    re.IGNORECASE,
+)
+"""A reply to the assistant's advice: an acknowledgement, then compliance ("lol ok yes i will drink water",
+"ok 3 days noted", 好的我会注意). Nothing to remember, unless it also says something a slot holds or
+names someone or somewhere ("yes I'll be moving to Leeds next month")."""
+_NAMED_LATER = re.compile(r"(?<=\s)(?-i:[A-Z][a-z]+)")
+
+
 def is_chit_chat(text: str) -> bool:
-    """Greetings, thanks, acknowledgements: nothing to remember."""
+    """Greetings, thanks, acknowledgements, a reply to advice: nothing to remember."""
     norm = _normalise(text)
     if not norm:
         return True
     if norm in CHIT_CHAT:
+        return True
+    if _COMPLYING.search(text) and slot_of(text) is None and not _NAMED_LATER.search(text):
         return True
     words = norm.split()
     if all(w in _CHAT_WORDS for w in words):
