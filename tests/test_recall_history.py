@@ -126,11 +126,22 @@ def test_what_does_not_end_the_earlier_statement_leaves_it_current(earlier, late
     assert ended_later([_said(1, earlier, 10), _said(2, later, 40)], floor=0.5) == {}
 
 
-def test_an_ending_ends_only_what_was_said_before_it_and_only_when_relevant():
+def test_an_ending_ends_only_what_was_said_before_it_and_only_what_the_question_is_about():
     from memchat.memory.recall import ended_later
     said, ended = "We've got an allotment in Roath.", "We gave the allotment up, too much work."
     assert ended_later([_said(1, ended, 10), _said(2, said, 40)], floor=0.5) == {}  # got one again later
-    assert ended_later([_said(1, said, 10), _said(2, ended, 40, relevance=0.2)], floor=0.5) == {}
+    assert ended_later([_said(1, said, 10, relevance=0.2), _said(2, ended, 40)], floor=0.5) == {}
+
+
+def test_an_ending_that_shares_no_word_with_the_question_takes_the_ended_statements_place():
+    """"Do I have a cat?": "we had to put Mochi to sleep" names no cat, only Mochi."""
+    from memchat.memory.recall import ended_later, lift_endings
+    cat, ending = _said(1, "We have a tabby called Mochi who rules the house.", 10, relevance=0.8), \
+        _said(2, "Really sad day, we had to put Mochi to sleep this morning.", 40, relevance=0.1)
+    ended = ended_later([cat, ending], floor=0.5)
+    assert ended == {1: 2}
+    lifted = lift_endings([cat, ending], ended)
+    assert lifted[1].relevance == 0.8 and "ending" in lifted[1].routes and lifted[0] is cat
 
 
 @pytest.mark.parametrize(("question", "relative"), [

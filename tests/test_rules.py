@@ -259,6 +259,9 @@ def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before,
     ("I'm a beginner at Japanese.", "My Japanese is conversational now, I passed the N3.", "beginner", "conversational"),
     ("I drive to work.", "The bus is my way in now that the car's gone.", "drives to work", "bus"),
     ("我们住在朝阳区。", "我们家从朝阳区搬到了海淀区。", "住在朝阳区", "海淀"),
+    ("My partner is called Dan.", "bit of a rough month tbh, Dan and I broke up after nine years.", "partner is called",
+     "broke up"),
+    ("我每周三晚上去打羽毛球。", "羽毛球现在改到周六下午了，周三晚上大家都加班。", "周三晚上去打", "周六"),
 ])
 def test_round_8_update_shapes_replace_the_old_value(tmp_path, before, after, old, new):
     """A second batch of our own update sentences, written before any rule: a place "now", a notice handed in
@@ -294,3 +297,14 @@ def test_a_new_boss_after_the_old_one_left_replaces_the_old(tmp_path):
     services.writer.process("Karen retired, so now I report to Dev.", session_id=None, message_id=None, now=90_000.0)
     managers = [m for m in services.memories.list_items() if m.attribute == "manager"]
     assert [m.content for m in managers] == ["Now the user reports to Dev."]
+
+
+@pytest.mark.parametrize(("sentence", "clauses"), [
+    ("bit of a rough month tbh, Dan and I broke up after nine years.",
+     ["bit of a rough month tbh, Dan and I broke up after nine years."]),  # one pair, one subject
+    ("My name is Dougal and I work as an engineer", ["My name is Dougal", "I work as an engineer"]),
+    ("I live in Culloden and I work at Caley Marine", ["I live in Culloden", "I work at Caley Marine"]),
+])
+def test_a_name_and_i_in_mid_sentence_is_a_pair_only_before_a_pair_verb(sentence, clauses):
+    from memchat.memory.speech import split_clauses
+    assert split_clauses(sentence) == clauses

@@ -44,7 +44,7 @@ CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|"
     r"traded (?:\w+ )*?in for|now(?=\W*$)|"
     r"now (?:on|doing|learning|playing|into)|back to|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
-    r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改学|改去|转而",
+    r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而",
     re.IGNORECASE,
 )
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
@@ -56,7 +56,7 @@ RETIREMENT = re.compile(
     r"(?:team|club|band|company|business|shop|group|league|choir|class|quiz) (?:has |have )?(?:folded|shut down|"
     r"closed down|disbanded)|"
     r"gave away|retired from|don'?t .{1,20} any ?more|back (?:to|in|into|within) (?:the )?normal|normal again|all clear|"
-    r"(?:fully )?recovered|cured|in remission|healed|died|passed away|buried|put (?:him |her |it )?(?:down|to sleep))\b|"
+    r"(?:fully )?recovered|cured|in remission|healed|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep))\b|"
     r"卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|恢复正常|正常了|痊愈|康复了|去世|死了|"
     r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳|教|打|抽|上)了|退(?:掉)?了|送给.{1,6}了",
     re.IGNORECASE,
@@ -64,7 +64,7 @@ RETIREMENT = re.compile(
 
 RETIRING_ACT = re.compile(
     r"\b(?:sold|got rid of|gave (?:up|away)|giving up|quit|quitting|left|broke up|split up|retired from|"
-    r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it )?(?:down|to sleep)|"
+    r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"
     r"gave (?:the |my |our |it |them |that )?(?:\w+ )?up|did(?:n'?t| not) renew|came off|stepped (?:back|down) from|"
     r"(?:team|club|band|company|business|shop|group|league|choir|class|quiz) (?:has |have )?(?:folded|shut down|"
     r"closed down|disbanded))\b|"

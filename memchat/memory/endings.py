@@ -28,6 +28,8 @@ RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "
 
 
 _PAUSE = r"[,;:.!?，；：。！？、]"
+_NOT_SHORT_NAMES = frozenset({"The", "And", "But", "Our", "Her", "His", "She", "Yes", "Not", "Now", "Tbh", "Lol", "Had",
+                              "Was", "Got", "Its", "For", "Too", "All", "Any", "One", "Two", "Who", "Why", "How", "Did"})
 
 
 def object_terms(text: str) -> set[str]:
@@ -46,5 +48,6 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     after = re.split(_PAUSE, clause[act.end():])[0]  # "gave the allotment up, too much work"
     if has_cjk(clause):  # "痛风又犯了，…辣椒基本戒了": the chilli, not the gout
         return object_terms(before + act.group(0) + after)
-    before, after = before.split()[-3:], after.split()[:4]
-    return object_terms(" ".join([*before, act.group(0), *after]))  # "gave the allotment up": inside the act
+    window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]{2}\b", window) if w not in _NOT_SHORT_NAMES}
+    return object_terms(window) | names  # "Dan and I broke up": a short name is a thing too

@@ -205,29 +205,46 @@ def history_episodes(candidates: list[Candidate], children: dict[int, list[Memor
 
 
 def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
-    """A statement whose thing a later, relevant candidate ends ("We've got an allotment in Roath", then
+    """A relevant statement whose thing a later candidate ends ("We've got an allotment in Roath", then
     "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
-    where neither became a typed memory: what ended it is what holds now. Only the words beside the act
-    name what ended (`endings.retired_terms`); only an act ends ("gave up", "sold", 送给…了), not a state said
-    in passing ("no more trains now"); and an earlier ending is not itself ended. Maps the earlier statement
-    to the ending."""
+    where neither became a typed memory: what ended it is what holds now, and it is recalled in the
+    earlier one's place (see `lift_endings`) though it may share none of the question's words ("we had to
+    put Mochi to sleep" for "Do I have a cat?": such an ending ends only what it names by a name). Only the
+    words beside the act name what ended
+    (`endings.retired_terms`); only an act ends ("gave up", "sold", 送给…了), not a state said in passing
+    ("no more trains now"); and an earlier ending is not itself ended. Maps the earlier statement to the ending."""
     endings = []
     for c in candidates:
-        if c.memory.status == "active" and c.relevance >= floor:
+        if c.memory.status == "active":
             ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in split_sentences(c.memory.content)))
+            if c.relevance < floor:  # an ending the question is not about ends only what it names by name
+                ended &= {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", c.memory.content) if w not in NOT_NAMES
+                          for t in search_terms(w)}
             if ended:
                 endings.append((c.memory, ended))
     older: dict[int, int] = {}
     for ending, ended in endings:
         for c in candidates:
             memory = c.memory
-            if (memory.status != "active" or memory.pinned or _said_at(memory) >= _said_at(ending)
+            if (memory.status != "active" or memory.pinned or c.relevance < floor or _said_at(memory) >= _said_at(ending)
                     or memory.source_message is not None and memory.source_message == ending.source_message
                     or RETIRING_ACT.search(memory.content)):
                 continue
             if ended & set(search_terms(memory.content)):
                 older.setdefault(memory.id, ending.id)
     return older
+
+
+def lift_endings(candidates: list[Candidate], ended: dict[int, int]) -> list[Candidate]:
+    """Each ending as relevant as the most relevant statement it ended: it answers the question in its place."""
+    by_id = {c.memory.id: c for c in candidates}
+    lifted = {}
+    for earlier, ending in ended.items():
+        source, target = by_id[earlier], lifted.get(ending, by_id[ending])
+        if source.relevance > target.relevance:
+            lifted[ending] = replace(target, relevance=source.relevance, score=source.score, group=source.group,
+                                     routes=(*target.routes, "ending"))
+    return [lifted.get(c.memory.id, c) for c in candidates]
 
 
 def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict[int, int]:
@@ -422,8 +439,9 @@ class Recaller:
         older = history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
         if not when:  # "when did I get the allotment?" asks for the earlier statement itself
-            for memory_id, ending in ended_later(candidates, settings.floor).items():
-                older.setdefault(memory_id, ending)
+            ended = {i: e for i, e in ended_later(candidates, settings.floor).items() if i not in older}
+            candidates = lift_endings(candidates, ended)
+            older.update(ended)
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too

@@ -132,7 +132,7 @@ def split_clauses(sentence: str) -> list[str]:
     if pair:
         rest = split_clauses(f"We {pair.group(2)}")
         return [f"{pair.group(1)} {rest[0][3:]}", *rest[1:]]
-    parts = [p.strip(" ,") for p in _CLAUSE_BREAK.split(sentence) if p and p.strip(" ,")]
+    parts = [p.strip(" ,") for p in _clause_parts(sentence) if p and p.strip(" ,")]
     clauses: list[str] = []
     for part in parts:
         pieces = _ELLIPTIC.split(part)
@@ -143,6 +143,25 @@ def split_clauses(sentence: str) -> list[str]:
     clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
     clauses = [_BEEN.sub("I've been ", c, count=1) for c in clauses]
     return _merge_short(clauses)
+
+
+_NAME_BEFORE = re.compile(r"\b(?-i:[A-Z][a-z]+)$")
+_PAIR_VERB = re.compile(r"i (?:broke up|split up|separated|got (?:married|engaged|divorced)|(?:have|'ve) been (?:together|"
+                        r"married|dating|seeing)|met|are|were)\b", re.IGNORECASE)
+
+
+def _clause_parts(sentence: str) -> list[str]:
+    """The sentence cut at each clause break, except "<Name> and I" in mid-sentence: one subject, a pair
+    ("…tbh, Dan and I broke up after nine years")."""
+    parts, start = [], 0
+    for match in _CLAUSE_BREAK.finditer(sentence):
+        if (match.group(0).strip().lower() == "and" and _NAME_BEFORE.search(sentence[:match.start()])
+                and _PAIR_VERB.match(sentence[match.end():])):
+            continue
+        parts.append(sentence[start:match.start()])
+        start = match.end()
+    parts.append(sentence[start:])
+    return parts
 
 
 def _lower_first(clause: str) -> str:

@@ -179,6 +179,7 @@ def _same_person(old: str, new: str) -> bool:
 
 _DYING = re.compile(r"died|passed away|buried|put (?:\w+ )?(?:down|to sleep)|去世|死了", re.IGNORECASE)
 _LIVING = frozenset({"pet", "relatives", "parents", "siblings", "children", "partner"})
+_PARTING = re.compile(r"broke up|split up|separated|divorced|分手|离婚", re.IGNORECASE)
 """Slots of the living: only dying ends them (the dog left with a neighbour for the weekend is still the user's)."""
 
 
@@ -341,7 +342,8 @@ class MemoryWriter:
         owners = [m for m in self.memories.many(sorted(hits)).values()
                   if m.status == "active" and not m.is_episode and m.attribute not in ("", "manager", "colleague")
                   and wanted & set(search_terms(m.content))  # quitting in front of the boss does not retire the boss
-                  and (m.attribute in _LIVING) == dying]  # a pet or a person dies; a job, a band, a town is left
+                  and ((m.attribute in _LIVING) == dying  # a pet or a person dies; a job, a band, a town is left
+                       or m.attribute == "partner" and bool(_PARTING.search(act.group(0))))]  # a partner, also parted from
         if not owners:
             return None
         named = {t for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}\b", clause) if w not in NOT_NAMES for t in search_terms(w)}
@@ -427,8 +429,8 @@ class MemoryWriter:
             if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's, nor by itself
                 return [m for m in same if same_person_named(m.content, draft.content)
                         and not restates(m.event_at, draft.event_at, draft.attribute)]
-            if draft.kind == "relation":
-                return [m for m in same if not _same_person(m.content, draft.content)]
+            if draft.kind == "relation":  # a new partner replaces the old; a break-up ends the same one
+                return [m for m in same if draft.retirement or not _same_person(m.content, draft.content)]
             return same
         wanted = object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
