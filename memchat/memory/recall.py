@@ -38,7 +38,6 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
-from memchat.memory.segment import split_sentences
 from memchat.memory.slots import SLOTS, slots_asked
 from memchat.memory.terms import (
     CJK_PARTICLES,
@@ -204,6 +203,9 @@ def history_episodes(candidates: list[Candidate], children: dict[int, list[Memor
     return history
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+
+
 def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     """A relevant statement whose thing a later candidate ends ("We've got an allotment in Roath", then
     "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
@@ -215,8 +217,8 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     ("no more trains now"); and an earlier ending is not itself ended. Maps the earlier statement to the ending."""
     endings = []
     for c in candidates:
-        if c.memory.status == "active":
-            ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in split_sentences(c.memory.content)))
+        if c.memory.status == "active" and RETIRING_ACT.search(c.memory.content):  # cheap test first: most say no act
+            ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in _SENTENCE_END.split(c.memory.content)))
             if c.relevance < floor:  # an ending the question is not about ends only what it names by name
                 ended &= {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", c.memory.content) if w not in NOT_NAMES
                           for t in search_terms(w)}
