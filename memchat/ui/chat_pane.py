@@ -13,8 +13,9 @@ at a time, in order; ↑ in the empty box takes the last queued one back. A
 failed turn puts its text and every queued message back into the box.
 
 When the draft rests (`PromptInput.DraftSettled`) and no turn runs, the
-conversation pre-warms the next prompt for it in the background, so sending it
-reads only the message; the call returns at once and a turn stops it.
+conversation pre-warms the next prompt for it in the background, the draft itself
+included, so sending it as it stands reads one token; the call returns at once and
+a turn stops it.
 """
 
 from __future__ import annotations
