@@ -211,28 +211,33 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
     where neither became a typed memory: what ended it is what holds now, and it is recalled in the
     earlier one's place (see `lift_endings`) though it may share none of the question's words ("we had to
-    put Mochi to sleep" for "Do I have a cat?": such an ending ends only what it names by a name). Only the
-    words beside the act name what ended
-    (`endings.retired_terms`); only an act ends ("gave up", "sold", 送给…了), not a state said in passing
-    ("no more trains now"); and an earlier ending is not itself ended. Maps the earlier statement to the ending."""
+    put Mochi to sleep" for "Do I have a cat?": such an ending ends only what it names by a name).
+    Only the words beside the act name what ended (`endings.retired_terms`); only an act ends ("gave up",
+    "sold", 送给…了), not a state said in passing ("no more trains now"); and an earlier ending is not
+    itself ended. Maps the earlier statement to the ending."""
+    active = [c for c in candidates if c.memory.status == "active"]
+    acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)}  # cheap test first: most say none
     endings = []
-    for c in candidates:
-        if c.memory.status == "active" and RETIRING_ACT.search(c.memory.content):  # cheap test first: most say no act
-            ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in _SENTENCE_END.split(c.memory.content)))
-            if c.relevance < floor:  # an ending the question is not about ends only what it names by name
-                ended &= {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", c.memory.content) if w not in NOT_NAMES
-                          for t in search_terms(w)}
-            if ended:
-                endings.append((c.memory, ended))
+    for c in active:
+        if c.memory.id not in acting:
+            continue
+        ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in _SENTENCE_END.split(c.memory.content)))
+        if c.relevance < floor:  # an ending the question is not about ends only what it names by name
+            ended &= {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", c.memory.content) if w not in NOT_NAMES
+                      for t in search_terms(w)}
+        if ended:
+            endings.append((c.memory, ended))
+    if not endings:
+        return {}
+    earlier = [(c.memory, set(search_terms(c.memory.content))) for c in active
+               if c.relevance >= floor and not c.memory.pinned and c.memory.id not in acting]
     older: dict[int, int] = {}
     for ending, ended in endings:
-        for c in candidates:
-            memory = c.memory
-            if (memory.status != "active" or memory.pinned or c.relevance < floor or _said_at(memory) >= _said_at(ending)
-                    or memory.source_message is not None and memory.source_message == ending.source_message
-                    or RETIRING_ACT.search(memory.content)):
+        for memory, terms in earlier:
+            if (_said_at(memory) >= _said_at(ending)
+                    or memory.source_message is not None and memory.source_message == ending.source_message):
                 continue
-            if ended & set(search_terms(memory.content)):
+            if ended & terms:
                 older.setdefault(memory.id, ending.id)
     return older
 
