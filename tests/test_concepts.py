@@ -4,6 +4,7 @@ Examples are our own sentences, not the evaluation's."""
 
 import pytest
 
+from memchat.memory import concepts
 from memchat.memory.concepts import CONCEPTS, ancestors, concepts_in, index_words, meets, near_miss
 from memchat.memory.query import is_open_question
 from memchat.memory.scoring import keyword_overlap
@@ -215,3 +216,18 @@ def test_someone_elses_relative_is_not_the_users(question, memory, kept):
 def test_the_users_mum_is_met_and_someone_elses_is_not():
     question = "Where does my mum live?"
     assert keyword_overlap(question, "My mum lives in Galway.") > keyword_overlap(question, "Her mum lives in Galway.")
+
+
+@pytest.mark.parametrize("text", [
+    "My brother-in-law Tom is a step-mum's dream", "one-line answers, to the point please", "in-depth replies",
+    "The user's other half Luke works as a line manager", "我妹夫在老公司上班，我妈住楼下", "Our kids' grandma lives in Leeds",
+    "hay fever every spring, antihistamines", "I grew up in Cork and my mother tongue is Irish", "",
+])
+def test_concepts_found_are_those_a_scan_of_every_pattern_finds(text):
+    """concepts_in tries a concept's patterns only where one of its words could start; that shortcut
+    must find exactly what trying every pattern finds."""
+    stemmed = concepts._stemmed(text)
+    every = {c.name for c in concepts.CONCEPTS.values()
+             if c.en is not None and c.en.search(stemmed) or c.zh_pattern is not None and c.zh_pattern.search(text)}
+    assert concepts_in(text) == every
+    assert every or not text

@@ -174,15 +174,23 @@ _NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)
 我妹夫 (a sister's husband)."""
 
 
+_PIECE = re.compile(r"[a-z]+")
+"""The stretches of a stemmed text between word boundaries: a whole-word match of a stem starts at one."""
+
+
 class _Concept:
-    __slots__ = ("name", "parent", "en", "zh", "zh_pattern")
+    __slots__ = ("name", "parent", "en", "zh", "zh_pattern", "en_starts", "zh_starts")
 
     def __init__(self, name: str, parent: str | None, words: str) -> None:
         self.name, self.parent = name, parent
         split = words.split("|")
-        self.en = _en_pattern([w for w in split if not has_cjk(w)])
+        english = [w for w in split if not has_cjk(w)]
+        self.en = _en_pattern(english)
+        self.en_starts = frozenset(_PIECE.findall(" ".join(stem(w) for w in word.split()))[0] for word in english)
+        """The first piece of each of its stems: a text without any of them cannot match `en`."""
         self.zh = tuple(sorted((w for w in split if has_cjk(w)), key=len, reverse=True))
         self.zh_pattern = re.compile("|".join(re.escape(w) + _NOT_FOLLOWED.get(w, "") for w in self.zh)) if self.zh else None
+        self.zh_starts = frozenset(w[0] for w in self.zh)
 
 
 CONCEPTS = {name: _Concept(name, parent, words) for name, parent, words in _ENTRIES}
@@ -207,9 +215,12 @@ def _stemmed(text: str) -> str:
 def concepts_in(text: str) -> frozenset[str]:
     """The concepts a text mentions, by any of their words, in either language."""
     stemmed = _stemmed(text)
+    pieces = set(_PIECE.findall(stemmed))
+    characters = set(text) if has_cjk(text) else set()
     found = set()
-    for concept in CONCEPTS.values():
-        if concept.en is not None and concept.en.search(stemmed) or concept.zh_pattern and concept.zh_pattern.search(text):
+    for concept in CONCEPTS.values():  # each pattern only where the text holds where one of its words starts
+        if (concept.en is not None and not pieces.isdisjoint(concept.en_starts) and concept.en.search(stemmed)
+                or concept.zh_pattern and not characters.isdisjoint(concept.zh_starts) and concept.zh_pattern.search(text)):
             found.add(concept.name)
     return frozenset(found)
 
