@@ -10,7 +10,7 @@ does not depend on the reply's length, and the window still folds within 30 turn
    process: without pre-warm, with the pre-warm after each reply (through the cross-turn notes),
    and with the pre-warm while typing as well (the turn's message, as a draft, is pre-warmed
    through its recalled memories and itself before it is sent, once the previous pre-warm has
-   settled: the turn then reads only the assistant cue).
+   settled: the turn then reads no prompt token, its first token sampled from the pre-warm's logits).
    Per run: time to first token (from sending the message to the first streamed piece) —
    median, p95, p95 ÷ median, turn 30 ÷ turn 2 — and the prompt tokens reused from llama.cpp's
    KV cache vs read, summed and on the worst turn.
@@ -125,10 +125,6 @@ class TurnFigures:
     message: int
     """Tokens of the message alone (with its template tokens and the assistant cue)."""
 
-
-CUE_TOKENS = 4
-"""The assistant cue a template adds after the last message (`<|im_start|>assistant` and a newline) and the
-prompt's last token, read again for its logits: all a turn reads when its draft was pre-warmed as sent."""
 
 MODES = {"none": "no pre-warm", "reply": "pre-warm", "typing": "pre-warm while typing"}
 """How a session pre-warms: not at all, after each reply, after each reply and while typing."""
@@ -257,10 +253,10 @@ def summarise(run: SessionRun) -> dict[str, float]:
         "last_over_second": ttft[-1] / ttft[1],
         "reused": sum(t.reused for t in run.turns),
         "read": sum(t.read for t in run.turns),
-        "read_beyond_tail_worst": max(t.read - t.tail for t in run.turns[1:]),
+        "read_beyond_tail_worst": max(0, *(t.read - t.tail for t in run.turns[1:])),
         "turns_reading_only_tail": sum(t.read <= t.tail + 4 for t in run.turns[1:]) / (len(run.turns) - 1),
         "turns_reading_only_message": sum(t.read <= t.message + 4 for t in run.turns[1:]) / (len(run.turns) - 1),
-        "turns_reading_only_cue": sum(t.read <= CUE_TOKENS for t in run.turns[1:]) / (len(run.turns) - 1),
+        "turns_reading_nothing": sum(t.read == 0 for t in run.turns[1:]) / (len(run.turns) - 1),
         "read_median": statistics.median(t.read for t in run.turns[1:]),
         "overhead": statistics.median((t.wall_ms - t.generation_ms) / t.wall_ms for t in run.turns),
     }
@@ -299,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             ("prompt tokens reused (sum)", "reused", "{:,}", ""), ("prompt tokens read (sum)", "read", "{:,}", ""),
             ("turns reading only their tail", "turns_reading_only_tail", "{:.0%}", "pre-warm: 100%"),
             ("turns reading only the message", "turns_reading_only_message", "{:.0%}", "while typing: 100%"),
-            ("turns reading only the assistant cue", "turns_reading_only_cue", "{:.0%}", "while typing: 100%"),
+            ("turns reading no prompt token", "turns_reading_nothing", "{:.0%}", "while typing: 100%"),
             ("prompt tokens read (median turn)", "read_median", "{:.0f}", ""),
             ("worst read beyond the tail", "read_beyond_tail_worst", "{:,}", ""),
             ("rolling-summary folds", "folds", "{}", "≥ 1"),

@@ -151,3 +151,17 @@ def test_an_empty_draft_or_a_disabled_prewarm_starts_nothing(tmp_path):
     enabled.prewarm_draft("   ")
     enabled.settle()
     assert enabled._prewarmer.jobs_run == runs
+
+
+def test_rewinding_the_llama_context_marks_its_logits_stale():
+    """After the context's end moves back, its logits are another token's: llama-cpp-python must evaluate
+    before it samples, or a reply would start from the wrong place. Staying put keeps them live."""
+    from types import SimpleNamespace
+
+    from memchat.engine.llama import _rewind
+
+    llm = SimpleNamespace(n_tokens=40, _requires_eval=False)
+    _rewind(llm, 40)
+    assert (llm.n_tokens, llm._requires_eval) == (40, False)
+    _rewind(llm, 12)
+    assert (llm.n_tokens, llm._requires_eval) == (12, True)

@@ -101,6 +101,14 @@ def _load(llama_cpp: Any, path: Path, **kwargs: Any) -> Any:
         ) from exc
 
 
+def _rewind(llm: Any, position: int) -> None:
+    """Move the context's end back to `position` (the next eval overwrites what follows). Its logits are then
+    another token's: llama-cpp-python must evaluate before it samples again."""
+    if position != llm.n_tokens:
+        llm.n_tokens = position
+        llm._requires_eval = True
+
+
 class LlamaChatEngine:
     """Streaming chat, JSON-constrained completions and exact token counts."""
 
@@ -252,7 +260,10 @@ class LlamaChatEngine:
         Returns False when stopped.
         """
         llm = self._llm
-        llm.n_tokens = self._cached_prefix(tokens[:-1])
+        if self._holds_exactly(tokens):  # a pre-warm read all of it, the last token too: its logits are live
+            self._last_cache = (len(tokens), 0)
+            return not should_stop()
+        _rewind(llm, self._cached_prefix(tokens[:-1]))
         self._last_cache = (llm.n_tokens, len(tokens) - llm.n_tokens)
         pending = tokens[llm.n_tokens : len(tokens) - 1]
         step = min(llm.n_batch, PREFILL_CHUNK)
@@ -261,6 +272,14 @@ class LlamaChatEngine:
                 return False
             llm.eval(pending[start : start + step])
         return not should_stop()
+
+    def _holds_exactly(self, tokens: Sequence[int]) -> bool:
+        """Whether the context holds these tokens and nothing after them, and its logits are those of the last
+        one (it was the last evaluated): llama-cpp-python then samples the reply's first token with no model
+        step (called with the lock held). Without the flag that says so (another llama-cpp-python), never."""
+        llm = self._llm
+        return (llm.n_tokens == len(tokens) > 0 and not getattr(llm, "_requires_eval", True)
+                and self._cached_prefix(tokens) == len(tokens))
 
     def _cached_prefix(self, tokens: Sequence[int]) -> int:
         """How many leading `tokens` the KV cache already holds (called with the lock held)."""
@@ -281,13 +300,14 @@ class LlamaChatEngine:
         The chat template renders these messages exactly as they will open the next prompt, minus
         the assistant cue, so the next `stream` finds them cached and evaluates only what follows.
         `whole`: they are the whole next prompt (a draft as it would be sent); it is rendered with the
-        cue and warmed but for its last token, which a `stream` evaluates again anyway for its logits.
+        cue and warmed to its last token, so sent as drafted, the reply's first token needs no model step.
         One step of PREFILL_CHUNK tokens at a time, the lock released between steps: a `stream`
         waiting for the context, or `should_stop`, ends the pre-warm at the next step. When the
-        cache already holds all of these tokens (a longer pre-warm came first), it is left whole.
+        cache already holds all of these tokens and more (a longer pre-warm came first), it is left
+        whole, unless they are a whole prompt: then its last token is read again, for its logits.
         """
         if whole:
-            tokens = self._prompt_tokens(messages)[:-1]
+            tokens = self._prompt_tokens(messages)
         else:
             prompt = self._prefix_formatter(messages=[{"role": m.role, "content": m.content} for m in messages]).prompt
             with self._lock:
@@ -299,10 +319,11 @@ class LlamaChatEngine:
             with self._lock:
                 llm = self._llm
                 cached = self._cached_prefix(tokens)
-                if cached == len(tokens):
+                if cached == len(tokens) and (not whole or self._holds_exactly(tokens)):
                     break
-                llm.n_tokens = cached
-                step = tokens[cached : cached + min(llm.n_batch, PREFILL_CHUNK)]
+                start = min(cached, len(tokens) - 1)  # a whole prompt's last token again, for its logits
+                _rewind(llm, start)
+                step = tokens[start : start + min(llm.n_batch, PREFILL_CHUNK)]
                 llm.eval(step)
                 evaluated += len(step)
         return evaluated
