@@ -96,6 +96,7 @@ def test_not_requests_to_forget(text):
     ("帮我把张伟的事从记录里去掉。", "张伟"),
     ("That bit about my salary, don't keep it.", "my salary"),
     ("Can you not remember the bit about my arrest?", "my arrest"),
+    ("I don't want you holding on to my address.", "my address"),
 ])
 def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
     from memchat.memory.forget_requests import forget_topic
@@ -130,3 +131,57 @@ def test_the_same_words_that_ask_nothing_of_the_memory(text):
 def test_a_message_loses_only_its_sentences_about_the_topic(content, topic, rest):
     from memchat.memory.topic_match import without_topic
     assert without_topic(content, topic) == rest
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Forget what I just said, it was dumb.", ""), ("Delete my last message.", ""), ("Scratch that last bit.", ""),
+    ("Please forget the last thing I said about Tom, it was mean.", "Tom"),
+    ("Actually, strike that last thing about my brother from the record.", "my brother"),
+    ("刚才那句当我没说。", ""), ("请忘掉我刚才说的体检结果。", "体检"),
+])
+def test_a_request_about_the_latest_thing_said_is_about_that_alone(text, topic):
+    """"The last thing I said about Tom" is one message about Tom, not everything about him — and never
+    everything with the word "last" in it."""
+    from memchat.memory.forget_requests import ForgetRequest, forget_request
+    assert forget_request(text) == ForgetRequest(topic, latest=True)
+
+
+def _told(services, *said):
+    for day, text in enumerate(said, start=1):
+        services.writer.process(text, session_id=None, message_id=None, now=day * DAY)
+
+
+def _alive(services):
+    return " | ".join(m.content for m in services.memories.list_items(statuses=("active",), episodes=True))
+
+
+def test_forgetting_the_last_thing_about_someone_keeps_the_rest_about_them(tmp_path):
+    services = fake_services(tmp_path)
+    _told(services, "My brother Luis is a chef in Madrid.", "My dad retired last year.",
+          "My brother Luis is going through a divorce.")
+    services.writer.process("Strike that last thing about my brother from the record.", session_id=None,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "divorce" not in alive
+    assert "chef in Madrid" in alive and "retired last year" in alive
+
+
+def test_forgetting_what_was_just_said_takes_only_the_latest_message(tmp_path):
+    services = fake_services(tmp_path)
+    _told(services, "I work as a nurse at St Mary's.", "I earn 42k a year and I'm saving for a flat.")
+    services.writer.process("Forget what I just said.", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "42k" not in alive and "flat" not in alive
+    assert "nurse at St Mary's" in alive
+
+
+def test_forgetting_a_sensitive_area_takes_all_of_it(tmp_path):
+    """"Erase everything about my health": a condition told in its own words goes too."""
+    services = fake_services(tmp_path)
+    _told(services, "I've got IBS and it flares up when I'm stressed.", "I play five-a-side on Tuesdays.",
+          "My GP put me on iron tablets.")
+    services.writer.process("Erase everything you know about my health stuff, please.", session_id=None,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "IBS" not in alive and "iron tablets" not in alive
+    assert "five-a-side" in alive

@@ -223,6 +223,7 @@ def test_the_parts_of_a_question_share_what_they_ask(question, parts):
 @pytest.mark.parametrize(("question", "slot"), [
     ("What do I do for work?", "job"), ("我老公是干嘛的？", "job"), ("Which shift do I work?", "work_pattern"),
     ("What are my working hours?", "work_pattern"), ("我的工作班次是怎样的？", "work_pattern"),
+    ("Am I in a relationship?", "partner"), ("Am I seeing anyone at the moment?", "partner"),
 ])
 def test_a_question_in_everyday_words_asks_for_its_slot(question, slot):
     assert slot in slots_asked(question)

@@ -107,6 +107,11 @@ def _said(memory_id, text, day, relevance=0.7, message=None):
     ("I have a season ticket at Anfield.", "Didn't renew the season ticket this year."),
     ("我养了两只鹦鹉。", "鹦鹉送给我姐了。"),
     ("我周末在培训班教钢琴。", "培训班那边的课我不教了。"),
+    ("I'm learning the ukulele from YouTube videos.", "I've given up the ukulele, my fingers just hurt."),
+    ("我有一辆红色的雅马哈摩托。", "雅马哈摩托上周卖掉了。"),
+    ("I'm a receptionist at Greenway Dental.", "Handed in my notice at Greenway today!"),  # a name beside the act
+    ("I'm doing a masters in urban planning at Cardiff.", "Passed the viva this morning!!"),  # study completed
+    ("我在读大三，学的是会计。", "终于毕业了，下周去报到。"),
 ])
 def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earlier, ending):
     """Neither statement needs to be a typed memory: what ended the thing is what holds now."""
@@ -120,6 +125,8 @@ def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earli
     ("I go running every evening.", "My phone died halfway through the run."),  # the act ends the phone
     ("I do yoga on Saturday mornings.", "I quit my job at the bakery."),  # nothing shared beside the act
     ("痛风又犯了，海鲜啤酒都得少碰。", "现在饮食改清淡了，辣椒基本戒了。"),  # the chilli, not the gout
+    ("I studied geology at Durham.", "My brother graduated last week!"),  # what was studied stays true
+    ("I'm doing an evening class in pottery.", "I quit smoking in May."),
 ])
 def test_what_does_not_end_the_earlier_statement_leaves_it_current(earlier, later):
     from memchat.memory.recall import ended_later

@@ -98,10 +98,12 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                        "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|suing|sued|court case|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
                     "官司|起诉|律师|法院|打官司|被抓"),
-    ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|身体|健康|毛病|生病|医生|医院"),
+    ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|symptom|symptoms|flare|flares|"
+                     "flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
-    ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|不耐受|消化|肠胃"),
+    ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"
+                            "不耐受|消化|肠胃"),
     ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
     ("joints", "health", "joint|joints|arthritis|gout|rheumatism|rheumatoid|关节|关节炎|痛风|风湿"),
     ("mental health", "health", "therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"

@@ -63,12 +63,12 @@ RETIREMENT = re.compile(
 )
 
 RETIRING_ACT = re.compile(
-    r"\b(?:sold|got rid of|gave (?:up|away)|giving up|quit|quitting|left|broke up|split up|retired from|"
+    r"\b(?:sold|got rid of|gave (?:up|away)|giving up|given up|quit|quitting|left|broke up|split up|retired from|"
     r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"
     r"gave (?:the |my |our |it |them |that )?(?:\w+ )?up|did(?:n'?t| not) renew|came off|stepped (?:back|down) from|"
     r"(?:team|club|band|company|business|shop|group|league|choir|class|quiz) (?:has |have )?(?:folded|shut down|"
     r"closed down|disbanded))\b|"
-    r"卖了|辞职|离职|分手|送人了|戒了|退出了?|去世|死了|退(?:掉)?了|送给.{1,6}了|不(?:弹|玩|去|开|用|养|做|干|学|练|跳|教|打|抽|上)了",
+    r"卖(?:掉)?了|辞职|离职|分手|送人了|戒了|退出了?|去世|死了|退(?:掉)?了|送给.{1,6}了|不(?:弹|玩|去|开|用|养|做|干|学|练|跳|教|打|抽|上)了",
     re.IGNORECASE,
 )
 """Retirement by an act (an event), as opposed to a state said in the negative ("I'm not vegan any more")."""

@@ -13,7 +13,7 @@ import re
 
 from memchat.memory.concepts import concepts_in
 from memchat.memory.distill import RETIREMENT
-from memchat.memory.terms import has_cjk, query_terms
+from memchat.memory.terms import STOPWORDS, has_cjk, query_terms, search_terms
 
 RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "gave", "give", "longer", "anymore",
                               "more", "rid", "卖了", "不再", "user", "final", "finally", "really", "still", "never",
@@ -23,13 +23,35 @@ RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "
                               "good", "much", "shut", "closed", "disbanded", "dropped", "ditched", "broke", "split",
                               "packed", "jacked", "cancelled", "canceled", "membership", "subscription", "given",
                               "giving", "quitting", "retired", "died", "passed", "away", "buried", "sleep", "recovered",
-                              "cured", "remission", "healed", "normal", "clear"})
+                              "cured", "remission", "healed", "normal", "clear", "hand", "handed", "notic", "notice"})
 """Words a retirement shares with anything: the object it names must be something else."""
 
 
+STUDY_DONE = re.compile(
+    r"\b(?:graduated|finished (?:my|the) (?:degree|course|studies|phd|masters|mba|diploma|apprenticeship)|"
+    r"passed (?:my|the) viva|submitted (?:my|the) (?:thesis|dissertation))\b|毕业了|读完了|答辩通过",
+    re.IGNORECASE,
+)
+"""Study that ended by being completed: it ends "I'm doing a PhD", not "I studied at Leeds"."""
+STUDYING = re.compile(r"\bstudying\b|\b(?:I'm|I am|is) (?:a|an) (?:\w+ )?(?:student|undergrad|postgrad)\b|"
+                      r"在读|正在读|读研|读博|读大[一二三四]|上大学", re.IGNORECASE)
+"""Study going on, in words that say it is study."""
+ONGOING = re.compile(r"\b(?:I'm|I am|I've been|currently|still) (?:doing|taking|enrolled)\b", re.IGNORECASE)
+"""Something going on, study when the words of what is done are ("I'm doing a PhD")."""
+
+
+def ends_study(ending: str, earlier: str) -> bool:
+    """Whether `ending` completed the study `earlier` said was going on ("passed the viva" — "I'm doing a
+    PhD"; "终于毕业了" — "我在读大三")."""
+    return bool(STUDY_DONE.search(ending)) and bool(
+        STUDYING.search(earlier) or ONGOING.search(earlier) and "education" in concepts_in(earlier))
+
+
 _PAUSE = r"[,;:.!?，；：。！？、]"
-_NOT_SHORT_NAMES = frozenset({"The", "And", "But", "Our", "Her", "His", "She", "Yes", "Not", "Now", "Tbh", "Lol", "Had",
-                              "Was", "Got", "Its", "For", "Too", "All", "Any", "One", "Two", "Who", "Why", "How", "Did"})
+_NOT_NAMES = frozenset({"The", "And", "But", "Our", "Her", "His", "She", "Yes", "Not", "Now", "Tbh", "Lol", "Had",
+                              "Was", "Got", "Its", "For", "Too", "All", "Any", "One", "Two", "Who", "Why", "How", "Did",
+                              "Then", "This", "That", "When", "What", "Also", "Just", "Well", "Anyway", "Today", "Yesterday",
+                              "Finally", "Honestly", "Actually", "Sadly", "Last", "Since", "After", "Before", "Sooo", "Guess"})
 
 
 def object_terms(text: str) -> set[str]:
@@ -49,5 +71,6 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     if has_cjk(clause):  # "痛风又犯了，…辣椒基本戒了": the chilli, not the gout
         return object_terms(before + act.group(0) + after)
     window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
-    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]{2}\b", window) if w not in _NOT_SHORT_NAMES}
-    return object_terms(window) | names  # "Dan and I broke up": a short name is a thing too
+    names = {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", window) if w not in _NOT_NAMES
+             and w.lower() not in STOPWORDS for t in search_terms(w)}
+    return object_terms(window) | (names - RETIREMENT_WORDS)  # "Dan and I broke up", "left St Anne's": a name is a thing

@@ -10,6 +10,7 @@ and trailing reasons (", it's private", " - I don't want that stored", "，不�
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from memchat.memory.segment import split_sentences
 from memchat.memory.terms import query_terms
@@ -38,7 +39,8 @@ _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlear
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
     r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?)\s+"
-    r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing)\b(?P<t>.*)$",
+    r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
+    r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d like you to|i want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
     rf"^(?P<t>(?:that|the|this)\s+(?:bit|part|thing|stuff|info|detail)s?\s+(?:about|on|re)\s+.+?)\s*[—–,;:.-]+\s*"
@@ -103,7 +105,27 @@ _EN_TAIL = re.compile(
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
 _CN_CONTAINER = re.compile(r"^(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:的事情?了?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|了)$")
+_CN_SUFFIX = re.compile(r"(?:的事情?了?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+                        r"的?(?:情况|结果)|了)$")
+
+_EN_LATEST = re.compile(
+    r"^(?:(?:that|the|this|my|your)\s+)?(?:(?:very\s+)?(?:last|latest|previous|most recent)\s+"
+    r"(?:thing|bit|part|message|msg|one|sentence|point|detail)s?|what i (?:just|last)\s+(?:said|told you|told u|mentioned|"
+    r"wrote|typed|shared|sent))(?:\s+(?:that\s+)?i\s+(?:just\s+)?(?:said|told you|told u|mentioned|wrote|typed|shared|sent))?"
+    r"(?:\s+(?:about|on|re|regarding)\s+(?P<about>.+))?$",
+    re.IGNORECASE,
+)
+"""A request about the latest thing said: "the last thing I said about Tom", "what I just said", "my last message"."""
+_CN_LATEST = re.compile(r"刚才|刚刚|上一条|上一句|最后那句|最后一条|最后那条|刚说的")
+
+
+@dataclass(frozen=True)
+class ForgetRequest:
+    topic: str
+    """What to forget; "" when the request names only the latest thing said ("Forget what I just said")."""
+    latest: bool = False
+    """Only the most recent message that said it ("the last thing I said about my brother"), not all of it."""
+
 
 _EN = [re.compile(p, re.IGNORECASE) for p in EN_REQUESTS]
 _CN = [re.compile(p) for p in CN_REQUESTS]
@@ -124,34 +146,49 @@ def _trim_cn(topic: str) -> str:
     return _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
 
 
-def _in_sentence(sentence: str) -> str | None:
+def _in_sentence(sentence: str) -> ForgetRequest | None:
     stripped = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)
     if not stripped or _NOT_A_REQUEST.search(stripped):
         return None
     for pattern in _EN:
         match = pattern.match(stripped)
         if match:
-            topic = _trim_en(match.group("t"))
+            raw = match.group("t").strip(" \"'“”")
+            latest = (_EN_LATEST.match(raw.strip(" .!?\"'“”"))  # "the last thing I said about Tom, it was mean"
+                      or _EN_LATEST.match(_EN_TAIL.sub("", raw).strip(" .!?\"'“”")))  # "what I just said, it was dumb"
+            if latest:
+                return ForgetRequest(_trim_en(latest.group("about") or ""), latest=True)
+            topic = _trim_en(raw)
             if topic and not re.fullmatch(r"(?:it|that|this|me|everything|all|them)", topic, re.IGNORECASE):
-                return topic
+                return ForgetRequest(topic)
     if re.search(r"[\u4e00-\u9fff]", stripped):
         for pattern in _CN:
             match = pattern.search(stripped)
             if match:
-                topic = _trim_cn(match.group("t"))
-                if len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
-                    return topic
+                raw = match.group("t")
+                latest = bool(_CN_LATEST.search(raw))
+                topic = _trim_cn(_CN_LATEST.sub("", raw)) if latest else _trim_cn(raw)
+                if re.fullmatch(r"(?:我)?(?:说|讲|提|发)(?:过)?的?(?:话|那句|这句|那些|内容)?|那句话?|这句话?|那条|这条|的?", topic):
+                    topic = ""
+                if latest or len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
+                    return ForgetRequest(topic, latest)
+    return None
+
+
+def forget_request(text: str) -> ForgetRequest | None:
+    """A request to forget, found in the whole message or any of its sentences."""
+    fragments = re.split(r"(?<=[，,～~])\s*|\s+(?=[\u4e00-\u9fff])", text.strip())
+    for sentence in [text.strip(), *split_sentences(text), *fragments]:
+        request = _in_sentence(sentence)
+        if request:
+            return request
     return None
 
 
 def forget_topic(text: str) -> str | None:
-    """The topic of a request to forget, found in the whole message or any of its sentences."""
-    fragments = re.split(r"(?<=[，,～~])\s*|\s+(?=[\u4e00-\u9fff])", text.strip())
-    for sentence in [text.strip(), *split_sentences(text), *fragments]:
-        topic = _in_sentence(sentence)
-        if topic:
-            return topic
-    return None
+    """The topic of a request to forget ("" for one that names only the latest thing said), or None."""
+    request = forget_request(text)
+    return request.topic if request else None
 
 
 def topic_parts(topic: str) -> list[str]:
@@ -171,7 +208,7 @@ def besides_forget(text: str, topic: str) -> str:
     kept = []
     for sentence in split_sentences(text):
         words = len(sentence.split()) + len(re.findall(r"[\u4e00-\u9fff]", sentence))
-        if words < 4 or forget_topic(sentence) or topic_terms & set(query_terms(sentence)):
+        if words < 4 or forget_request(sentence) is not None or topic_terms & set(query_terms(sentence)):
             continue  # the request, its reason, or a courtesy ("Appreciate it.")
         if re.match(r"^\W*(?:it|that|this|they|he|she|his|her|their|them)\b|^[^a-z]*(?:他|她|这|那|它)", sentence, re.I):
             continue

@@ -33,7 +33,7 @@ from memchat.memory.concepts import (
     near_miss,
 )
 from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event
-from memchat.memory.endings import retired_terms
+from memchat.memory.endings import STUDY_DONE, ends_study, retired_terms
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
@@ -214,30 +214,32 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     put Mochi to sleep" for "Do I have a cat?": such an ending ends only what it names by a name).
     Only the words beside the act name what ended (`endings.retired_terms`); only an act ends ("gave up",
     "sold", 送给…了), not a state said in passing ("no more trains now"); and an earlier ending is not
-    itself ended. Maps the earlier statement to the ending."""
+    itself ended. Completed study ("passed the viva", 毕业了) ends study said to be going on, whatever its
+    words ("I'm doing a PhD"). Maps the earlier statement to the ending."""
     active = [c for c in candidates if c.memory.status == "active"]
     acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)}  # cheap test first: most say none
+    completing = {c.memory.id for c in active if STUDY_DONE.search(c.memory.content)}  # at any relevance: see ends_study
     endings = []
     for c in active:
-        if c.memory.id not in acting:
+        if c.memory.id not in acting | completing:
             continue
         ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in _SENTENCE_END.split(c.memory.content)))
         if c.relevance < floor:  # an ending the question is not about ends only what it names by name
             ended &= {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", c.memory.content) if w not in NOT_NAMES
                       for t in search_terms(w)}
-        if ended:
+        if ended or c.memory.id in completing:
             endings.append((c.memory, ended))
     if not endings:
         return {}
     earlier = [(c.memory, set(search_terms(c.memory.content))) for c in active
-               if c.relevance >= floor and not c.memory.pinned and c.memory.id not in acting]
+               if c.relevance >= floor and not c.memory.pinned and c.memory.id not in acting | completing]
     older: dict[int, int] = {}
     for ending, ended in endings:
         for memory, terms in earlier:
             if (_said_at(memory) >= _said_at(ending)
                     or memory.source_message is not None and memory.source_message == ending.source_message):
                 continue
-            if ended & terms:
+            if ended & terms or ending.id in completing and ends_study(ending.content, memory.content):
                 older.setdefault(memory.id, ending.id)
     return older
 

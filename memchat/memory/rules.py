@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-from memchat.memory.forget_requests import forget_topic, topic_parts
+from memchat.memory.forget_requests import forget_request, forget_topic, topic_parts
 from memchat.memory.secrets import secret_kind, talks_about_credentials
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 
-__all__ = ["forget_topic", "talks_about_credentials", "topic_parts"]  # re-exported: rules are read from here
+__all__ = ["forget_request", "forget_topic", "talks_about_credentials", "topic_parts"]  # re-exported: rules are read from here
 
 
 CHIT_CHAT = frozenset(
@@ -201,4 +201,4 @@ def rule_importance(sentence: str, correction: bool) -> float:
 
 def notes_from(text: str) -> list[str]:
     """Sentences of a user message that become cross-turn notes (never secrets)."""
-    return [s for s in split_sentences(text) if note_worthy(s) and not contains_secret(s) and not forget_topic(s)]
+    return [s for s in split_sentences(text) if note_worthy(s) and not contains_secret(s) and forget_request(s) is None]

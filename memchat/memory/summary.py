@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from memchat.engine.protocol import ChatEngine, Sampling, truncate_text
 from memchat.memory.faithful import ends_complete, forgotten_sentences, sentences, untraceable, without
 from memchat.memory.items import MemoryStore
-from memchat.memory.rules import forget_topic, is_chit_chat, is_question
+from memchat.memory.rules import forget_request, is_chit_chat, is_question
 from memchat.types import ChatMessage, Message
 
 _UPDATE = (
@@ -67,7 +67,7 @@ def fold_line(
 ) -> str:
     """One user message as a summary line in the user's own words ("" for chit-chat, forget requests,
     replies); sentences `forgotten` says a forget request took back are left out."""
-    if message.role != "user" or is_chit_chat(message.content) or forget_topic(message.content):
+    if message.role != "user" or is_chit_chat(message.content) or forget_request(message.content) is not None:
         return ""
     text = " ".join(message.content.split())
     if len(text) > LONG_MESSAGE:

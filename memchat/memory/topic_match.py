@@ -16,7 +16,13 @@ import re
 import statistics
 from collections.abc import Sequence
 
-from memchat.memory.concepts import DOMAINS, PEOPLE_CONCEPTS, concept_overlap, concepts_in
+from memchat.memory.concepts import (
+    DOMAINS,
+    PEOPLE_CONCEPTS,
+    concept_overlap,
+    concepts_in,
+    index_words,
+)
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
@@ -89,9 +95,30 @@ def without_topic(content: str, topic: str) -> str:
     return " ".join(kept) if kept and len(kept) < len(sentences) else ""
 
 
+AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "money|finances|financial|finance|财务|经济|钱",
+         "legal": "legal|law|法律"}
+"""Sensitive areas of life a person asks to forget whole ("erase my health stuff"), by the words that name
+the area itself: every memory that speaks of it goes ("my salary" names one thing, and only it goes)."""
+_AREA_TERMS = {name: frozenset(t for w in words.split("|") for t in search_terms(w)) for name, words in AREAS.items()}
+_VAGUE = frozenset(search_terms("stuff thing things info information detail details issue issues matter matters everything "
+                                "anything all whole situation side related record records history 信息 情况 方面 相关"))
+
+
+def sensitive_area(topic: str) -> str | None:
+    """The sensitive area a topic names and nothing else ("my health stuff" → health, 我的财务情况 → money)."""
+    terms = {t for t in query_terms(topic) if not is_single_cjk(t)} - _VAGUE
+    return next((name for name, words in _AREA_TERMS.items() if terms and terms <= words), None)
+
+
 class TopicMatcher:
     def __init__(self, memories: MemoryStore) -> None:
         self.memories = memories
+
+    def _in_area(self, name: str) -> set[int]:
+        """Every memory that speaks of a sensitive area, by the words of it and of what is under it."""
+        words = [w for w in index_words(name) if not is_single_cjk(w)]
+        hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 500)])
+        return {i for i, m in hits.items() if concept_overlap(frozenset({name}), concepts_in(m.content))}
 
     def _story(self, part: str, names: list[str]) -> set[int]:
         """What names the person of a story *and* one of the story's other words: "Luke's getting made
@@ -131,6 +158,9 @@ class TopicMatcher:
         people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
                                                                          any(p in t for p in _CN_PEOPLE)}
         parts = topic_parts(topic)
+        area = sensitive_area(topic)
+        if area:  # "everything about my health": all of it, however it was said
+            found |= self._in_area(area)
         things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
         for part in parts:
             names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])

@@ -44,7 +44,7 @@ from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
     contains_secret,
-    forget_topic,
+    forget_request,
     is_chit_chat,
     is_correction,
     is_durable_statement,
@@ -206,12 +206,13 @@ class MemoryWriter:
         message extracted; when it returns False another process already extracted it and nothing
         is written."""
         now = time.time() if now is None else now
-        topic = forget_topic(text)
-        if topic:  # the forget acts first; what else the message says is still heard
+        request = forget_request(text)
+        topic = request.topic if request else ""
+        if request:  # the forget acts first; what else the message says is still heard
             text = besides_forget(text, topic)
             if not text:
-                with self.memories.prepared([topic]), self.memories.db.transaction():
-                    return (self.forget(topic) if claim is None or claim() else []), []
+                with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
+                    return (self.forget(topic, latest=request.latest) if claim is None or claim() else []), []
         elif is_chit_chat(text):
             with self.memories.db.transaction():
                 return ([WriteOutcome("skipped", text, "chit-chat")] if claim is None or claim() else []), []
@@ -222,7 +223,7 @@ class MemoryWriter:
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
-            outcomes = (self.forget(topic) if topic else []) + outcomes
+            outcomes = (self.forget(topic, latest=request.latest) if request else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -478,34 +479,40 @@ class MemoryWriter:
         return None
 
     # ---- forgetting on request ----------------------------------------------
-    def forget(self, topic: str) -> list[WriteOutcome]:
-        """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which."""
+    def forget(self, topic: str, *, latest: bool = False) -> list[WriteOutcome]:
+        """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
+        `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
+        with no topic, what the most recent message stored at all ("forget what I just said")."""
         outcomes = []
-        with self.memories.prepared([topic]):
-            found = self.topics.matching(topic)
+        label = topic or "the last thing you said"
+        with self.memories.prepared([topic] if topic else []):
+            found = self.topics.matching(topic) if topic else self.memories.latest_said()
+            if latest and found:
+                newest = max(m.created_at for m in found)
+                found = [m for m in found if m.created_at == newest]
             episodes = {m.id: m for m in found if m.is_episode}
             for memory in found:  # a forgotten fact takes what its message said of the topic with it
                 origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
                 if origin is not None and origin.is_episode and origin.status == "active":
                     episodes.setdefault(origin.id, origin)
-            rest = {i: without_topic(e.content, topic) for i, e in episodes.items()}
+            rest = {i: without_topic(e.content, topic) if topic else "" for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
             with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
                 for memory in found:
                     if not memory.is_episode:
                         self.memories.set_status(memory.id, "deleted")
-                        outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {topic}", memory.id))
+                        outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {label}", memory.id))
                 for episode_id in episodes:
                     if episode_id in rest:
                         self.memories.edit(episode_id, rest[episode_id])
                     else:
                         self.memories.set_status(episode_id, "deleted")
         if episodes:
-            outcomes.append(WriteOutcome("deleted", f"{len(episodes)} of your own messages about {topic}",
+            outcomes.append(WriteOutcome("deleted", f"{len(episodes)} of your own messages about {label}",
                                          "forget request: what you said is hidden too"
                                          + (f" ({len(rest)} kept what else they said)" if rest else "")))
         if not outcomes:
-            outcomes.append(WriteOutcome("skipped", topic, "forget request matched no memory"))
+            outcomes.append(WriteOutcome("skipped", label, "forget request matched no memory"))
         return outcomes
 
     def purge_topic(self, topic: str) -> list[PurgeReport]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from memchat.memory.faithful import drop_topic
 from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
-from memchat.memory.rules import forget_topic, notes_from
+from memchat.memory.rules import forget_request, notes_from
 from memchat.memory.secrets import redact
 from memchat.pipeline import extraction, snapshot
 from memchat.pipeline.prewarm import Prewarmer
@@ -299,11 +299,12 @@ class Conversation:
 
     def _forget_first(self, text: str) -> list[WriteOutcome] | None:
         """A "forget …" request acts before recall, so this very reply cannot use what it forgets."""
-        topic = forget_topic(text)
-        if not topic:
+        request = forget_request(text)
+        if request is None:
             return None
-        outcomes = self.services.writer.forget(topic)
-        for note in self.services.sessions.forget_notes(self.session.id, topic):
+        topic = request.topic
+        outcomes = self.services.writer.forget(topic, latest=request.latest)
+        for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
         sessions = self.services.sessions
@@ -312,7 +313,7 @@ class Conversation:
                 kept = drop_topic(session.summary, topic, gone)
                 if kept != session.summary:
                     sessions.set_summary(session.id, kept)
-        if any(o.action == "deleted" for o in outcomes):  # forgetting is soft: offer the hard delete
+        if topic and any(o.action == "deleted" for o in outcomes):  # forgetting is soft: offer the hard delete
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)}", PURGE_OFFER))
         return outcomes
