@@ -1,5 +1,5 @@
 import pytest
-from helpers import fake_services
+from helpers import fake_conversation, fake_services
 
 from memchat.config import ForgetSettings
 from memchat.memory.forgetting import DAY, run_forgetting
@@ -185,3 +185,19 @@ def test_forgetting_a_sensitive_area_takes_all_of_it(tmp_path):
     alive = _alive(services)
     assert "IBS" not in alive and "iron tablets" not in alive
     assert "five-a-side" in alive
+
+
+def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
+    """Chatting, "forget what I just said" is about the user's previous message: after small talk that
+    stored nothing, nothing goes — not the last message that happened to store something."""
+    conversation = fake_conversation(tmp_path, ("Noted.",) * 6)
+    for text in ("I work as a nurse at St Mary's.", "I earn 42k a year and I'm saving for a flat.",
+                 "Forget what I just said."):
+        conversation.run_turn(text)
+        conversation.settle()
+    alive = _alive(conversation.services)
+    assert "42k" not in alive and "nurse at St Mary's" in alive
+    for text in ("My dog Biscuit is a beagle.", "haha ok", "Forget what I just said."):
+        conversation.run_turn(text)
+        conversation.settle()
+    assert "Biscuit" in _alive(conversation.services)

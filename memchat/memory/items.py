@@ -201,11 +201,16 @@ class MemoryStore:
             raise MemchatError(f"no memory with id {memory_id}", "see `memchat memory list --all`")
         return found
 
-    def latest_said(self) -> list[Memory]:
-        """What the most recent message that stored anything stored (its episodes and typed memories, still
-        active or pending): what "forget what I just said" means."""
-        rows = self.db.rows("SELECT * FROM memories WHERE status IN ('active', 'pending') AND created_at = "
-                            "(SELECT MAX(created_at) FROM memories WHERE status IN ('active', 'pending'))")
+    def latest_said(self, message_id: int | None = None) -> list[Memory]:
+        """What "forget what I just said" means (episodes and typed memories, still active or pending): what
+        message `message_id` stored, nothing if it stored nothing; without one, what the most recent message
+        that stored anything stored (an import, whose messages are stored one after another)."""
+        if message_id is not None:
+            rows = self.db.rows("SELECT * FROM memories WHERE status IN ('active', 'pending') AND source_message = ?",
+                                (message_id,))
+        else:
+            rows = self.db.rows("SELECT * FROM memories WHERE status IN ('active', 'pending') AND created_at = "
+                                "(SELECT MAX(created_at) FROM memories WHERE status IN ('active', 'pending'))")
         return [_memory(r) for r in rows]
 
     def many(self, memory_ids: Sequence[int]) -> dict[int, Memory]:

@@ -146,6 +146,12 @@ class SessionStore:
                             (message.session_id, message.id))
         return "\n".join(r["content"] for r in rows)
 
+    def previous_user_message(self, message: Message) -> Message | None:
+        """The user's message before `message` in its session: what "forget what I just said" is about."""
+        row = self.db.row("SELECT * FROM messages WHERE session_id = ? AND id < ? AND role = 'user' ORDER BY id DESC "
+                          "LIMIT 1", (message.session_id, message.id))
+        return _message(row) if row else None
+
     def message(self, message_id: int) -> Message:
         row = self.db.row("SELECT * FROM messages WHERE id = ?", (message_id,))
         if not row:

@@ -479,14 +479,15 @@ class MemoryWriter:
         return None
 
     # ---- forgetting on request ----------------------------------------------
-    def forget(self, topic: str, *, latest: bool = False) -> list[WriteOutcome]:
+    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
         `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
-        with no topic, what the most recent message stored at all ("forget what I just said")."""
+        with no topic, what the user's previous message (`previous`, its id, when known) stored ("forget what I
+        just said")."""
         outcomes = []
         label = topic or "the last thing you said"
         with self.memories.prepared([topic] if topic else []):
-            found = self.topics.matching(topic) if topic else self.memories.latest_said()
+            found = self.topics.matching(topic) if topic else self.memories.latest_said(previous)
             if latest and found:
                 newest = max(m.created_at for m in found)
                 found = [m for m in found if m.created_at == newest]

@@ -130,7 +130,7 @@ class Conversation:
             unanswered = None
         turn = sessions.turn_count(session_id)
         emit(TurnStarted(turn, text))
-        forgotten = self._forget_first(text)
+        forgotten = self._forget_first(text, user_message)
         streamed: list[str] = []
         try:
             started = time.perf_counter()
@@ -297,13 +297,14 @@ class Conversation:
         timings.generation_ms = (done - started) * 1000
         return reply, should_stop(), engine.count(reply)
 
-    def _forget_first(self, text: str) -> list[WriteOutcome] | None:
+    def _forget_first(self, text: str, message: Message) -> list[WriteOutcome] | None:
         """A "forget …" request acts before recall, so this very reply cannot use what it forgets."""
         request = forget_request(text)
         if request is None:
             return None
         topic = request.topic
-        outcomes = self.services.writer.forget(topic, latest=request.latest)
+        previous = self.services.sessions.previous_user_message(message)
+        outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
