@@ -190,13 +190,18 @@ def test_forgetting_a_sensitive_area_takes_all_of_it(tmp_path):
 def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
     """Chatting, "forget what I just said" is about the user's previous message: after small talk that
     stored nothing, nothing goes — not the last message that happened to store something."""
+    from memchat.types import MemoryWritten
+
     conversation = fake_conversation(tmp_path, ("Noted.",) * 6)
+    written: list[MemoryWritten] = []
     for text in ("I work as a nurse at St Mary's.", "I earn 42k a year and I'm saving for a flat.",
                  "Forget what I just said."):
-        conversation.run_turn(text)
+        conversation.run_turn(text, emit=lambda e: written.append(e) if isinstance(e, MemoryWritten) else None)
         conversation.settle()
     alive = _alive(conversation.services)
     assert "42k" not in alive and "nurse at St Mary's" in alive
+    offers = [o.content for o in written[-1].outcomes if "purge" in o.content]
+    assert offers and all("purge-topic" not in o for o in offers)  # the hard delete of what went, no topic's
     for text in ("My dog Biscuit is a beagle.", "haha ok", "Forget what I just said."):
         conversation.run_turn(text)
         conversation.settle()

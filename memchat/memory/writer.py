@@ -508,7 +508,11 @@ class MemoryWriter:
                         self.memories.edit(episode_id, rest[episode_id])
                     else:
                         self.memories.set_status(episode_id, "deleted")
-        if episodes:
+        if latest:  # one message: each of its rows by id (the hard delete offered is of exactly these)
+            outcomes.extend(WriteOutcome("deleted", e.content, f"forget request: {label}"
+                                         + (" (the rest of the message is kept)" if i in rest else ""),
+                                         None if i in rest else i) for i, e in episodes.items())
+        elif episodes:
             outcomes.append(WriteOutcome("deleted", f"{len(episodes)} of your own messages about {label}",
                                          "forget request: what you said is hidden too"
                                          + (f" ({len(rest)} kept what else they said)" if rest else "")))

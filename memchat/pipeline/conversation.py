@@ -314,7 +314,12 @@ class Conversation:
                 kept = drop_topic(session.summary, topic, gone)
                 if kept != session.summary:
                     sessions.set_summary(session.id, kept)
-        if topic and any(o.action == "deleted" for o in outcomes):  # forgetting is soft: offer the hard delete
+        # forgetting is soft: offer the hard delete of exactly what went (the last thing said about the brother,
+        # not everything about him)
+        deleted = sorted({o.memory_id for o in outcomes if o.action == "deleted" and o.memory_id})
+        if request.latest and deleted:
+            outcomes.append(WriteOutcome("skipped", "; ".join(f"memchat memory purge {i}" for i in deleted), PURGE_OFFER))
+        elif topic and any(o.action == "deleted" for o in outcomes):
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)}", PURGE_OFFER))
         return outcomes
