@@ -29,6 +29,16 @@ def test_a_rescheduled_thing_is_no_new_home(text):
     assert slot is None or slot.name != "home"
 
 
+@pytest.mark.parametrize(("text", "slot"), [
+    ("We met at climbing, of all places.", None), ("I met Sam at the gym.", None),
+    ("We met through the running club.", None), ("I go climbing on Sundays.", "hobby"),
+    ("I run with a club on Thursdays.", "sport"),
+])
+def test_where_two_people_met_is_no_pastime(text, slot):
+    found = slot_of(text)
+    assert (found.name if found else None) == slot
+
+
 @pytest.mark.parametrize("rule", TIME_RULES, ids=[r.name for r in TIME_RULES])
 def test_every_time_rule_example_resolves(rule):
     found = resolve_times(rule.example, MONDAY)

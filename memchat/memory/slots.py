@@ -69,6 +69,11 @@ _PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|
           r"(?:到|去|在|住|回)了?[^了！!。，,]{2,}|老家|定居")
 """A home statement names the place: "We relocated!" alone says nothing to keep."""
 
+_MET_THERE = (r"\b(?:we|i|they) (?:first )?met (?:(?-i:[A-Z][a-z]+) |him |her |them |my \w+ )?(?:at|through|on|in|doing|during)\b"
+              r"|\bmet (?:at|through) (?:a |the )?(?:\w+ )?(?:club|class)\b")
+"""Where two people met ("we met at climbing", "met through the running club"): a story, not a pastime."""
+
+
 _ROWS: tuple[Slot, ...] = (
     Slot("name", "fact", False,
          en=(r"\bmy name(?:'s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me (?-i:[A-Z])", r"\beveryone calls me\b",
@@ -315,6 +320,7 @@ _ROWS: tuple[Slot, ...] = (
              r"chess|sing(?:s|ing)?)\b", r"\bband\b", r"\bchoir\b",
              r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b"),
          zh=(r"弹", r"(?:弹|练|学|把)了?(?:吉他|钢琴|小提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶)", r"爱好", r"画画", r"摄影", r"徒步", r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋"),
+         unless=(_MET_THERE,),
          asks=("hobby", "instrument", "play", "free time", "爱好", "弹"),
          examples=("I play the dombra at family gatherings.", "我会弹尤克里里。", "I want to learn the banjo this year."),
          question="What are my hobbies, what instrument do I play?"),
@@ -328,6 +334,7 @@ _ROWS: tuple[Slot, ...] = (
              r"mountain biking|trail running|marathons?)\b",),
          zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞", r"足球", r"乒乓球",
              r"网球", r"排球", r"骑行", r"滑雪", r"踢球"),
+         unless=(_MET_THERE,),
          asks=("sport", "exercise", "train", "运动", "锻炼"),
          examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。", "I play five-a-side on Tuesdays.",
                    "周末去踢球。"),
