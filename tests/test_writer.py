@@ -210,3 +210,21 @@ def test_a_chinese_forget_topic_loses_its_frame(tmp_path):
     process(services, "我表哥又找我借钱了，说是欠了信用卡三万多", now=1000.0)
     process(services, "上次跟你说的我表哥欠钱那个事你就当没听到哈", now=2000.0)
     assert not [m.content for m in services.memories.list_items(episodes=True) if "信用卡" in m.content]
+
+
+@pytest.mark.parametrize(("text", "slot", "name"), [
+    ("Plot twist: I'm seeing someone! His name's Tomasz, we met at uni.", "partner", "Tomasz"),
+    ("We got a puppy! Her name is Bella.", "pet", "Bella"),
+    ("I have a cat. Her name is Miso.", "pet", "Miso"),
+])
+def test_a_name_given_in_the_next_sentence_names_whom_the_sentence_before_introduced(tmp_path, text, slot, name):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    typed = [m for m in services.memories.list_items() if m.attribute == slot]
+    assert typed and name in typed[0].content
+
+
+def test_a_name_sentence_after_nothing_introduced_is_read_as_it_was_said():
+    from memchat.memory.speech import with_next_name
+    said = ["My brother lives in Leeds.", "His name is Tom."]
+    assert with_next_name(said) == [(s, s) for s in said]  # "my brother" is no one new: the referent rule has him

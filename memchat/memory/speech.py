@@ -89,6 +89,35 @@ def normalise(text: str) -> str:
     return text
 
 
+_NAMED_NEXT = re.compile(r"^\s*(?:his|her|its|their) name(?:'s| is| was)\s+((?-i:[A-Z][a-z]+))\b[\s,.!]*(.*)$",
+                         re.IGNORECASE | re.DOTALL)
+_INTRODUCES = re.compile(r"\b(?:someone|somebody|(?:a|an|new)\s+(?:new\s+|little\s+|baby\s+)?[a-z]+)\s*[.!]*\s*$",
+                         re.IGNORECASE)
+
+
+def with_next_name(sentences: list[str]) -> list[tuple[str, str]]:
+    """Each sentence as said and as read, a name given in the next sentence joined to whom it names: "I'm
+    seeing someone! His name's Leo, we met at uni." reads "I'm seeing someone called Leo, we met at uni.";
+    "We got a puppy! Her name is Bella." reads "We got a puppy called Bella." The naming sentence is not
+    read again."""
+    read: list[tuple[str, str]] = []
+    skip = False
+    for index, sentence in enumerate(sentences):
+        if skip:
+            skip = False
+            continue
+        following = sentences[index + 1] if index + 1 < len(sentences) else ""
+        named = _NAMED_NEXT.match(following)
+        if named and _INTRODUCES.search(sentence):
+            rest = named.group(2).strip()
+            joined = f"{sentence.rstrip(' .!')} called {named.group(1)}" + (f", {rest}" if rest else ".")
+            read.append((sentence, joined))
+            skip = True
+        else:
+            read.append((sentence, sentence))
+    return read
+
+
 def strip_markers(sentence: str) -> str:
     """The sentence without discourse openers and headline labels ('Quick update: …')."""
     previous = None

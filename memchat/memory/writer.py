@@ -58,7 +58,7 @@ from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
-from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
+from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_next_name, with_referent
 from memchat.memory.terms import has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
@@ -248,11 +248,11 @@ class MemoryWriter:
         places: list[int | None] = []
         referent: str | None = None  # "My son Kai is seven. His birthday is…": who "his" is
         known = _KnownPeople(self.memories)
-        for sentence in split_sentences(text):
-            if SECRET_MARK in sentence or contains_secret(sentence):
+        for sentence, read in with_next_name(split_sentences(text)):  # "…someone! His name's Leo." names them
+            if SECRET_MARK in read or contains_secret(read):
                 continue  # a sentence about a credential says nothing worth keeping without it
             window = window_of(windows, sentence)
-            spoken = with_relation(with_referent(strip_markers(normalise(sentence)), referent), known.relation_of)
+            spoken = with_relation(with_referent(strip_markers(normalise(read)), referent), known.relation_of)
             referent = referent_of(spoken) or referent
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
             hedged = is_hedged(spoken)
