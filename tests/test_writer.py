@@ -228,3 +228,11 @@ def test_a_name_sentence_after_nothing_introduced_is_read_as_it_was_said():
     from memchat.memory.speech import with_next_name
     said = ["My brother lives in Leeds.", "His name is Tom."]
     assert with_next_name(said) == [(s, s) for s in said]  # "my brother" is no one new: the referent rule has him
+
+
+def test_a_new_best_friend_replaces_the_old_one(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "My best friend is Kezia, we've known each other since school.", now=1000.0)
+    process(services, "Kezia and I aren't talking anymore. Honestly my closest friend these days is Ruth.", now=2000.0)
+    current = [m.content for m in services.memories.list_items() if m.attribute == "best_friend"]
+    assert len(current) == 1 and "Ruth" in current[0]
