@@ -179,12 +179,15 @@ def test_forgetting_a_sensitive_area_takes_all_of_it(tmp_path):
     """"Erase everything about my health": a condition told in its own words goes too."""
     services = fake_services(tmp_path)
     _told(services, "I've got IBS and it flares up when I'm stressed.", "I play five-a-side on Tuesdays.",
-          "My GP put me on iron tablets.")
+          "My GP put me on iron tablets.", "I work as a nurse at the children's hospital.",
+          "I have type 1 diabetes. I work nights at the hospital.")
     services.writer.process("Erase everything you know about my health stuff, please.", session_id=None,
                             message_id=None, now=9 * DAY)
     alive = _alive(services)
-    assert "IBS" not in alive and "iron tablets" not in alive
+    assert "IBS" not in alive and "iron tablets" not in alive and "diabetes" not in alive
     assert "five-a-side" in alive
+    assert "nurse at the children's hospital" in alive  # a job at a hospital is no part of the user's health
+    assert "I work nights at the hospital" in alive  # nor is the sentence beside the diabetes
 
 
 def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
@@ -202,6 +205,9 @@ def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
     assert "42k" not in alive and "nurse at St Mary's" in alive
     offers = [o.content for o in written[-1].outcomes if "purge" in o.content]
     assert offers and all("purge-topic" not in o for o in offers)  # the hard delete of what went, no topic's
+    assert all(f"--db {conversation.services.settings.db_path}" in o for o in offers)  # of this database
+    window = " ".join(m.content for m in conversation.services.sessions.window(conversation.session.id))
+    assert "42k" not in window and "nurse" in window  # the next reply does not read it again either
     for text in ("My dog Biscuit is a beagle.", "haha ok", "Forget what I just said."):
         conversation.run_turn(text)
         conversation.settle()

@@ -39,8 +39,9 @@ def _purged(args: argparse.Namespace, reports: list[PurgeReport]) -> None:
         show_json([asdict(r) for r in reports])
         return
     for report in reports:
-        show(f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); scrubbed "
-             f"{report.messages} message(s), {report.snapshots} snapshot(s), {report.notes} note(s), "
+        rows = (f"purged #{', #'.join(map(str, report.memory_ids))} (rows, keyword index entries, vectors); "
+                if report.memory_ids else "")  # the topic's own words, scrubbed from what said them
+        show(f"{rows}scrubbed {report.messages} message(s), {report.snapshots} snapshot(s), {report.notes} note(s), "
              f"{report.summaries} summary(ies), {report.drafts} unsent draft(s)")
 
 

@@ -174,6 +174,15 @@ class SessionStore:
         )
         return [_message(r) for r in rows]
 
+    def drop_exchanges(self, message_ids: list[int]) -> None:
+        """Take these user messages and the replies to them out of the window, without folding them into
+        the summary: the user asked to forget what they said."""
+        for message_id in message_ids:
+            after = self.db.row("SELECT next.id, next.role FROM messages AS said JOIN messages AS next "
+                                "ON next.session_id = said.session_id AND next.id > said.id WHERE said.id = ? "
+                                "ORDER BY next.id LIMIT 1", (message_id,))
+            self.evict([message_id, *([after["id"]] if after and after["role"] == "assistant" else [])])
+
     def evict(self, message_ids: list[int]) -> None:
         if message_ids:
             marks = ",".join("?" * len(message_ids))

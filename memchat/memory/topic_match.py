@@ -28,6 +28,7 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
+from memchat.memory.slots import slot_of
 from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
 from memchat.types import Memory
 
@@ -66,6 +67,11 @@ def about(topic: str, sentence: str) -> bool:
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
     stem, a concept of the story, or for Chinese most of its character pairs."""
     topic_terms = set(query_terms(topic))
+    area = sensitive_area(topic)
+    if area and _about_work(sentence):
+        return False  # "…my health": "I work as a nurse at the hospital" is no part of it
+    if area and (slot := slot_of(sentence)) is not None and slot.name in AREA_SLOTS.get(area, ()):
+        return True  # "I have type 1 diabetes": the health slot, whatever its words
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
     story = topic_terms - people or topic_terms
     words = set(search_terms(sentence))
@@ -99,9 +105,22 @@ AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "m
          "legal": "legal|law|法律"}
 """Sensitive areas of life a person asks to forget whole ("erase my health stuff"), by the words that name
 the area itself: every memory that speaks of it goes ("my salary" names one thing, and only it goes)."""
+AREA_SLOTS = {"health": ["health", "allergy"]}
+"""The slots whose every value is the area's."""
 _AREA_TERMS = {name: frozenset(t for w in words.split("|") for t in search_terms(w)) for name, words in AREAS.items()}
 _VAGUE = frozenset(search_terms("stuff thing things info information detail details issue issues matter matters everything "
                                 "anything all whole situation side related record records history 信息 情况 方面 相关"))
+
+
+_WORK_SLOTS = frozenset({"job", "employer", "manager", "colleague", "work_pattern", "commute"})
+
+
+def _about_work(memory_or_sentence: str, attribute: str | None = None) -> bool:
+    """"I work as a nurse at the children's hospital" speaks of a hospital, not of the user's health."""
+    if attribute in _WORK_SLOTS:
+        return True
+    slot = slot_of(memory_or_sentence)
+    return slot is not None and slot.name in _WORK_SLOTS
 
 
 def sensitive_area(topic: str) -> str | None:
@@ -118,7 +137,14 @@ class TopicMatcher:
         """Every memory that speaks of a sensitive area, by the words of it and of what is under it."""
         words = [w for w in index_words(name) if not is_single_cjk(w)]
         hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 500)])
-        return {i for i, m in hits.items() if concept_overlap(frozenset({name}), concepts_in(m.content))}
+        found = {i for i, m in hits.items() if concept_overlap(frozenset({name}), concepts_in(m.content))
+                 and not _about_work(m.content, m.attribute)}  # a nurse's job stays when her health goes
+        slotted = self.memories.many(self.memories.by_attributes(AREA_SLOTS.get(name, []), limit=500))
+        for memory in slotted.values():  # "The user has type 1 diabetes": the health slot, whatever its words
+            found.add(memory.id)
+            if memory.origin_id is not None:
+                found.add(memory.origin_id)
+        return found
 
     def _story(self, part: str, names: list[str]) -> set[int]:
         """What names the person of a story *and* one of the story's other words: "Luke's getting made
@@ -207,4 +233,5 @@ class TopicMatcher:
                 if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
-        return [m for m in memories.values() if m.status in statuses]
+        return [m for m in memories.values() if m.status in statuses
+                and not (area and _about_work(m.content, m.attribute))]  # an area is the user's own, not their work

@@ -122,7 +122,7 @@ class Inspector(Vertical):
         self._show_detail(candidates[0] if candidates else None)
 
     def show_writes(self, turn: int, outcomes: Sequence[WriteOutcome], failures: Sequence[ExtractionFailure]) -> None:
-        nothing = "" if outcomes or failures else ": nothing worth keeping"
+        nothing = "" if outcomes or failures else ": no typed fact (a statement is still searchable as said)"
         self.query_one("#writes-title", Label).update(f"Written to memory — turn {turn}{nothing}")
         self._writes = list(outcomes)
         self._draw_writes(cursor_row=0)
