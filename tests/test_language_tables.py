@@ -39,6 +39,17 @@ def test_where_two_people_met_is_no_pastime(text, slot):
     assert (found.name if found else None) == slot
 
 
+@pytest.mark.parametrize(("text", "slot"), [
+    ("I make 15 an hour at the cafe.", "income"), ("我年薪三十万。", "income"), ("My payslip is late again.", None),
+    ("I got a raise!", None), ("I got a parking ticket.", None), ("I got a new bike.", "possessions"),
+    ("工资条还没发。", None),
+])
+def test_what_the_user_earns_and_what_they_got(text, slot):
+    """Pay is a slot of its own; a raise, a ticket or a payslip is no possession and no pay."""
+    found = slot_of(text)
+    assert (found.name if found else None) == slot
+
+
 @pytest.mark.parametrize("rule", TIME_RULES, ids=[r.name for r in TIME_RULES])
 def test_every_time_rule_example_resolves(rule):
     found = resolve_times(rule.example, MONDAY)

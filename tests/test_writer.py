@@ -236,3 +236,12 @@ def test_a_new_best_friend_replaces_the_old_one(tmp_path):
     process(services, "Kezia and I aren't talking anymore. Honestly my closest friend these days is Ruth.", now=2000.0)
     current = [m.content for m in services.memories.list_items() if m.attribute == "best_friend"]
     assert len(current) == 1 and "Ruth" in current[0]
+
+
+def test_a_new_salary_replaces_the_old_one(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "I earn about 34,000 pounds a year.", now=1000.0)
+    process(services, "Got a raise! I'm on 38k a year now.", now=2000.0)
+    current = [m.content for m in services.memories.list_items() if m.attribute == "income"]
+    assert len(current) == 1 and "38k" in current[0]
+    assert not [m for m in services.memories.list_items() if "raise" in m.content and m.attribute == "possessions"]

@@ -354,6 +354,17 @@ _ROWS: tuple[Slot, ...] = (
          examples=("Please keep your answers short.", "回答的时候简短一点。", "When you explain something, use numbered steps.",
                   "Step-by-step instructions work best for me."),
          question="How should you answer me?"),
+    Slot("income", "fact", False,
+         en=(r"\b(?:i|we) (?:now )?(?:earn|make|take home|get paid|bring in)\b.{0,30}?(?:[£$€¥]\s?\d|\d[\d,.]*\s?(?:k|grand|"
+             r"pounds|dollars|euros|quid|an hour|a year|a month|per hour|per year|per month)\b)",
+             r"\bmy (?:salary|pay|wage|wages|income|take-home(?: pay)?)\b(?! (?:slip|day|review|date)s?\b)",
+             r"\b(?:i'?m|i am) (?:now )?on (?:about |around |roughly )?[£$€¥]?\d[\d,.]*\s?(?:k|grand)?\b(?: a year| an hour| per)",
+             r"\b(?:pay ?rise|raise|pay cut)\b.{0,20}\d"),
+         zh=(r"工资(?!条|卡)", r"月薪", r"年薪", r"收入", r"一个月(?:能)?(?:挣|赚|拿)"),
+         asks=("salary", "earn", "income", "wage", "工资", "月薪", "年薪", "收入", "挣多少", "赚多少"),
+         examples=("I earn about 34,000 pounds a year.", "My salary is 42k.", "我一个月工资八千五。",
+                   "I'm on 40k a year now after the raise."),
+         question="How much do I earn?"),
     Slot("phone", "fact", False,
          en=(r"\bmy (?:phone|mobile|cell ?phone|smartphone)\b(?! number)",
              r"\b(?:bought|got|have|use|ordered) (?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?"
@@ -370,7 +381,9 @@ _ROWS: tuple[Slot, ...] = (
          question="What phone do I have?"),
     Slot("possessions", "fact", True,
          en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
-             r"(?!question|problem|feeling|idea|minute|moment|sec|second|look|go|chance)\w+",),
+             r"(?!question|problem|feeling|idea|minute|moment|sec|second|look|go|chance|raise|pay rise|promotion|cold|"
+             r"flu|fine|call|text|message|email|letter|reply|job|new job|offer|interview|bonus|refund|parking ticket|"
+             r"speeding ticket)\w+",),
          zh=(r"^(?:我|我们)(?:家)?(?:有|买了)(?:一|两|几)?(?:辆|台|个|套|只|把)",),
          asks=("own", "have", "bought", "有"),
          examples=("I own a blue kayak.", "我们家买了一台钢琴。"),
