@@ -44,6 +44,7 @@ def _cli(models: dict[str, Path], *args: str) -> list[str]:
 
 def _read(db: Path, sql: str) -> list[tuple]:
     conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    conn.setbusytimeout(10_000)  # a writer's start (WAL recovery after a kill) holds a lock for a moment
     try:
         return list(conn.execute(sql))
     finally:
