@@ -230,18 +230,15 @@ def test_a_name_sentence_after_nothing_introduced_is_read_as_it_was_said():
     assert with_next_name(said) == [(s, s) for s in said]  # "my brother" is no one new: the referent rule has him
 
 
-def test_a_new_best_friend_replaces_the_old_one(tmp_path):
+@pytest.mark.parametrize(("before", "after", "slot", "now"), [
+    ("My best friend is Kezia, we've known each other since school.",
+     "Kezia and I aren't talking anymore. Honestly my closest friend these days is Ruth.", "best_friend", "Ruth"),
+    ("I earn about 34,000 pounds a year.", "Got a raise! I'm on 38k a year now.", "income", "38k"),
+])
+def test_a_new_value_of_a_single_valued_slot_replaces_the_old_one(tmp_path, before, after, slot, now):
     services = fake_services(tmp_path)
-    process(services, "My best friend is Kezia, we've known each other since school.", now=1000.0)
-    process(services, "Kezia and I aren't talking anymore. Honestly my closest friend these days is Ruth.", now=2000.0)
-    current = [m.content for m in services.memories.list_items() if m.attribute == "best_friend"]
-    assert len(current) == 1 and "Ruth" in current[0]
-
-
-def test_a_new_salary_replaces_the_old_one(tmp_path):
-    services = fake_services(tmp_path)
-    process(services, "I earn about 34,000 pounds a year.", now=1000.0)
-    process(services, "Got a raise! I'm on 38k a year now.", now=2000.0)
-    current = [m.content for m in services.memories.list_items() if m.attribute == "income"]
-    assert len(current) == 1 and "38k" in current[0]
+    process(services, before, now=1000.0)
+    process(services, after, now=2000.0)
+    current = [m.content for m in services.memories.list_items() if m.attribute == slot]
+    assert len(current) == 1 and now in current[0]
     assert not [m for m in services.memories.list_items() if "raise" in m.content and m.attribute == "possessions"]

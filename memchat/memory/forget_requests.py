@@ -167,7 +167,7 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
             if match:
                 raw = match.group("t")
                 latest = bool(_CN_LATEST.search(raw))
-                topic = _trim_cn(_CN_LATEST.sub("", raw)) if latest else _trim_cn(raw)
+                topic = _trim_cn(_CN_LATEST.sub("", raw))
                 if re.fullmatch(r"(?:我)?(?:说|讲|提|发)(?:过)?的?(?:话|那句|这句|那些|内容)?|那句话?|这句话?|那条|这条|的?", topic):
                     topic = ""
                 if latest or len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):

@@ -219,9 +219,10 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     active = [c for c in candidates if c.memory.status == "active"]
     acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)}  # cheap test first: most say none
     completing = {c.memory.id for c in active if STUDY_DONE.search(c.memory.content)}  # at any relevance: see ends_study
+    ending = acting | completing
     endings = []
     for c in active:
-        if c.memory.id not in acting | completing:
+        if c.memory.id not in ending:
             continue
         ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in _SENTENCE_END.split(c.memory.content)))
         if c.relevance < floor:  # an ending the question is not about ends only what it names by name
@@ -232,7 +233,7 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     if not endings:
         return {}
     earlier = [(c.memory, set(search_terms(c.memory.content))) for c in active
-               if c.relevance >= floor and not c.memory.pinned and c.memory.id not in acting | completing]
+               if c.relevance >= floor and not c.memory.pinned and c.memory.id not in ending]
     older: dict[int, int] = {}
     for ending, ended in endings:
         for memory, terms in earlier:

@@ -115,11 +115,12 @@ _VAGUE = frozenset(search_terms("stuff thing things info information detail deta
 _WORK_SLOTS = frozenset({"job", "employer", "manager", "colleague", "work_pattern", "commute"})
 
 
-def _about_work(memory_or_sentence: str, attribute: str | None = None) -> bool:
-    """"I work as a nurse at the children's hospital" speaks of a hospital, not of the user's health."""
+def _about_work(text: str, attribute: str | None = None) -> bool:
+    """"I work as a nurse at the children's hospital" speaks of a hospital, not of the user's health: no part
+    of an area (`matching` leaves such memories out of one, `about` such sentences)."""
     if attribute in _WORK_SLOTS:
         return True
-    slot = slot_of(memory_or_sentence)
+    slot = slot_of(text)
     return slot is not None and slot.name in _WORK_SLOTS
 
 
@@ -137,8 +138,7 @@ class TopicMatcher:
         """Every memory that speaks of a sensitive area, by the words of it and of what is under it."""
         words = [w for w in index_words(name) if not is_single_cjk(w)]
         hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 500)])
-        found = {i for i, m in hits.items() if concept_overlap(frozenset({name}), concepts_in(m.content))
-                 and not _about_work(m.content, m.attribute)}  # a nurse's job stays when her health goes
+        found = {i for i, m in hits.items() if concept_overlap(frozenset({name}), concepts_in(m.content))}
         slotted = self.memories.many(self.memories.by_attributes(AREA_SLOTS.get(name, []), limit=500))
         for memory in slotted.values():  # "The user has type 1 diabetes": the health slot, whatever its words
             found.add(memory.id)

@@ -317,12 +317,12 @@ class Conversation:
         # forgetting is soft: offer the hard delete of exactly what went (the last thing said about the brother,
         # not everything about him)
         deleted = sorted({o.memory_id for o in outcomes if o.action == "deleted" and o.memory_id})
-        if request.latest and deleted:  # nor is it read again with the window: the model would repeat it
+        db = f"--db {shlex.quote(str(self.services.settings.db_path))}"  # this file, whatever the default is
+        if request.latest and deleted:
+            # nor is what went read again with the window: the model would repeat it
             said = {m.source_message for m in self.services.memories.many(deleted).values() if m.source_message}
             window = {m.id for m in sessions.window(self.session.id)}
             sessions.drop_exchanges(sorted(i for i in said if i in window and i != message.id))
-        db = f"--db {shlex.quote(str(self.services.settings.db_path))}"  # this file, whatever the default is
-        if request.latest and deleted:
             outcomes.append(WriteOutcome("skipped", "; ".join(f"memchat memory purge {i} {db}" for i in deleted),
                                          PURGE_OFFER))
         elif topic and any(o.action == "deleted" for o in outcomes):
