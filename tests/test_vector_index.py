@@ -92,3 +92,61 @@ def test_several_queries_in_one_pass_find_what_each_finds_alone(tmp_path):
     queries.append([0.0] * services.embedder.dim)  # a zero vector finds nothing, in a batch too
     each = services.memories.knn_each(queries, 7)
     assert each[:3] == [services.memories.knn(q, 7) for q in queries[:3]] and each[3] == []
+
+
+def _clustered(rng, count, dim, centroids):
+    """Unit vectors around topic centroids, off-center like real sentence embeddings (a shared mean)."""
+    topics = rng.integers(0, len(centroids), count)
+    rows = centroids[topics] + rng.normal(scale=1.2, size=(count, dim)).astype(np.float32) + 2.0
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def _synthetic_index(tmp_path, monkeypatch, rows):
+    services = fake_services(tmp_path)
+    index = VectorIndex(services.db, rows.shape[1])
+    monkeypatch.setattr(index, "_sync", lambda: None)  # rows come from the test, not the database
+    index._append(np.arange(1, len(rows) + 1, dtype=np.int64), rows)
+    return index
+
+
+def _exact(rows, query, k):
+    similarities = rows @ (query / np.linalg.norm(query))
+    return [int(i) + 1 for i in np.argsort(-similarities)[:k]]
+
+
+def test_a_large_store_is_prefiltered_by_sign_bits_and_still_finds_the_exact_top_ten(tmp_path, monkeypatch):
+    import memchat.memory.vector_index as vector_index
+    rng = np.random.default_rng(3)
+    dim = 96
+    centroids = rng.normal(size=(12, dim)).astype(np.float32)
+    rows = _clustered(rng, 30_000, dim, centroids)
+    index = _synthetic_index(tmp_path, monkeypatch, rows)
+    queries = _clustered(rng, 60, dim, centroids)
+    scanned = []
+    monkeypatch.setattr(vector_index, "_products", lambda m, q: scanned.append(len(m)) or m @ q.T)
+    agree = []
+    for query in queries:
+        found = index.nearest(query, 40)
+        assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+        assert all(abs(s - float(rows[i - 1] @ query)) < 1e-5 for i, s in found)  # exact similarities
+        agree.append(len({i for i, _ in found[:10]} & set(_exact(rows, query, 10))) / 10)
+    assert scanned == []  # the full product never ran
+    assert np.mean(agree) >= 0.99
+
+
+def test_rows_added_after_the_bits_were_made_are_found_and_a_doubled_store_is_recoded(tmp_path, monkeypatch):
+    import memchat.memory.vector_index as vector_index
+    monkeypatch.setattr(vector_index, "PREFILTER_MIN", 2_000)
+    monkeypatch.setattr(vector_index, "PREFILTER_POOL", 300)
+    rng = np.random.default_rng(5)
+    dim = 64
+    centroids = rng.normal(size=(6, dim)).astype(np.float32)
+    rows = _clustered(rng, 2_500, dim, centroids)
+    index = _synthetic_index(tmp_path, monkeypatch, rows)
+    assert index.nearest(rows[7], 1)[0] == (8, pytest.approx(1.0))
+    first_center = index._center.copy()
+    more = _clustered(rng, 3_000, dim, centroids + 1.0)  # the store's mean moves
+    index._append(np.arange(2_501, 5_501, dtype=np.int64), more)
+    assert index.nearest(more[-1], 1)[0] == (5_500, pytest.approx(1.0))  # coded on the next search
+    assert index._coded == 5_500 and not np.allclose(index._center, first_center)  # doubled: a fresh center
+    assert index.nearest(rows[0], 1)[0] == (1, pytest.approx(1.0))  # and the old rows' bits were recoded with it
