@@ -112,6 +112,15 @@ def _said(memory_id, text, day, relevance=0.7, message=None):
     ("I'm a receptionist at Greenway Dental.", "Handed in my notice at Greenway today!"),  # a name beside the act
     ("I'm doing a masters in urban planning at Cardiff.", "Passed the viva this morning!!"),  # study completed
     ("我在读大三，学的是会计。", "终于毕业了，下周去报到。"),
+    # a thing that passed to someone else, was stolen or wrecked
+    ("We've got an upright piano in the living room.", "The piano went to a new home last week, a school took it."),
+    ("I ride a blue Vespa to work.", "The Vespa has a new owner as of Saturday."),
+    ("I cycle to work on my Brompton.", "Someone nicked my Brompton from outside the station."),
+    ("I drive a red Mazda 3.", "The Mazda was written off in the crash, insurance is paying out."),
+    ("I have a caravan we take to Cornwall every summer.", "Parted with the caravan in the end."),
+    ("I've got a season ticket at Elland Road.", "Let the season ticket go this year, couldn't justify the cost."),
+    ("家里有台钢琴，女儿在学。", "钢琴转手给邻居了，女儿不想学了。"),
+    ("我开一辆二手的大众朗逸。", "朗逸报废了，准备换辆新车。"),
 ])
 def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earlier, ending):
     """Neither statement needs to be a typed memory: what ended the thing is what holds now."""
@@ -127,6 +136,9 @@ def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earli
     ("痛风又犯了，海鲜啤酒都得少碰。", "现在饮食改清淡了，辣椒基本戒了。"),  # the chilli, not the gout
     ("I studied geology at Durham.", "My brother graduated last week!"),  # what was studied stays true
     ("I'm doing an evening class in pottery.", "I quit smoking in May."),
+    ("We live in a flat in Leith.", "My sister's cat went to a new home last week."),  # the home is the act's word
+    ("I work from home on Fridays.", "Let it go, it was only a parking ticket."),  # "let it go" lets go of nothing
+    ("My bike is a Brompton.", "He's already nicked half of my chips lol."),  # a friend's nicking, no theft of the bike
 ])
 def test_what_does_not_end_the_earlier_statement_leaves_it_current(earlier, later):
     from memchat.memory.recall import ended_later

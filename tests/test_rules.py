@@ -188,6 +188,10 @@ def test_the_third_person_reads_as_english(said, stored):
     ("I drive a blue van.", "Sold the van last week.", "blue van"),
     ("We have a dog, a boerboel called Tank.", "We buried Tank under the mango tree on Thursday.", "boerboel"),
     ("I go bouldering twice a week.", "Also officially giving up bouldering, yoga it is.", "twice a week"),
+    ("I ride a blue Vespa to work.", "The Vespa has a new owner as of Saturday, a student from Hull.", "blue Vespa"),
+    ("I drive a red Mazda 3.", "The Mazda was written off in the crash, insurance is paying out.", "red Mazda"),
+    ("我养了一条金毛，叫旺财。", "旺财送给乡下的亲戚养了，城里房子太小。", "金毛"),  # a pet ends by a new home too
+    ("We have a collie called Bess.", "Bess went to a loving home on a farm, we couldn't give her the space.", "collie"),
 ])
 def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, retired):
     """Subjects dropped ("ditched it", "Sold the van"), a pet that died, "giving up": the old value goes."""
@@ -210,6 +214,7 @@ def _said_then(tmp_path, before, after, marker):
     ("I do yoga twice a week.", "Yesterday I dropped the kids at school and went to yoga.", "yoga twice"),
     ("I go running every evening.", "My phone died halfway through the run.", "running every"),
     ("We have a collie called Bess.", "I left the dog with my neighbour for the weekend.", "Bess"),
+    ("I work from home two days a week.", "The flat upstairs has a new owner, a drummer. Great.", "from home"),
     ("We have a cat called Miso.", "Stopped the car to let a cat cross.", "Miso"),
     ("我每天晚上跑步。", "今天跑步走了一万多步。", "每天晚上"),
     ("I work as a nurse at the Royal Infirmary.", "I'll be the designated driver tonight for my cousins.", "nurse"),

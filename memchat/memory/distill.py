@@ -52,13 +52,14 @@ RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
     r"not .{1,30} any ?more|left|broke up|split up|ditched|dropped out of|packed (?:it )?in|jacked (?:it )?in|"
     r"cancell?ed my (?:membership|subscription)|gave (?:the |my |our |it |them |that )?(?:\w+ )?up|"
+    r"(?:has|had|have|got) (?:a |got a )?new owners?|(?:went|gone) to (?:a )?(?:new|good|loving|forever) home|found (?:\w+ )?(?:a )?(?:new|good|loving|forever) home|rehomed|stolen|(?:got|was|were|been|someone|somebody) nicked|(?:was |were |got |been )written off|parted (?:ways )?with|let (?:the|my|our) (?:\w+ ){0,2}go\b|"
     r"did(?:n'?t| not) renew|not renewing|came off|coming off|stepped (?:back|down) from|"
     r"(?:team|club|band|company|business|shop|group|league|choir|class|quiz) (?:has |have )?(?:folded|shut down|"
     r"closed down|disbanded)|"
     r"gave away|retired from|don'?t .{1,20} any ?more|back (?:to|in|into|within) (?:the )?normal|normal again|all clear|"
     r"(?:fully )?recovered|cured|in remission|healed|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep))\b|"
-    r"卖了|不再|辞职|离职|分手|送人了|戒了|退出了?|恢复正常|正常了|痊愈|康复了|去世|死了|"
-    r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳|教|打|抽|上)了|退(?:掉)?了|送给.{1,6}了",
+    r"卖了|不再|辞职|离职|分手|送人了|被偷(?:走)?了|转手|过户给|报废了?|戒了|退出了?|恢复正常|正常了|痊愈|康复了|去世|死了|"
+    r"不(?:弹|玩|吃|喝|去|开|用|养|做|干|学|住|练|跳|教|打|抽|上)了|退(?:掉)?了|送给.{1,8}了",
     re.IGNORECASE,
 )
 
@@ -66,9 +67,10 @@ RETIRING_ACT = re.compile(
     r"\b(?:sold|got rid of|gave (?:up|away)|giving up|given up|quit|quitting|left|broke up|split up|retired from|"
     r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"
     r"gave (?:the |my |our |it |them |that )?(?:\w+ )?up|did(?:n'?t| not) renew|came off|stepped (?:back|down) from|"
+    r"(?:has|had|have|got) (?:a |got a )?new owners?|(?:went|gone) to (?:a )?(?:new|good|loving|forever) home|found (?:\w+ )?(?:a )?(?:new|good|loving|forever) home|rehomed|stolen|(?:got|was|were|been|someone|somebody) nicked|(?:was |were |got |been )written off|parted (?:ways )?with|let (?:the|my|our) (?:\w+ ){0,2}go\b|"
     r"(?:team|club|band|company|business|shop|group|league|choir|class|quiz) (?:has |have )?(?:folded|shut down|"
     r"closed down|disbanded))\b|"
-    r"卖(?:掉)?了|辞职|离职|分手|送人了|戒了|退出了?|去世|死了|退(?:掉)?了|送给.{1,6}了|不(?:弹|玩|去|开|用|养|做|干|学|练|跳|教|打|抽|上)了",
+    r"卖(?:掉)?了|辞职|离职|分手|送人了|被偷(?:走)?了|转手|过户给|报废了?|戒了|退出了?|去世|死了|退(?:掉)?了|送给.{1,8}了|不(?:弹|玩|去|开|用|养|做|干|学|练|跳|教|打|抽|上)了",
     re.IGNORECASE,
 )
 """Retirement by an act (an event), as opposed to a state said in the negative ("I'm not vegan any more")."""

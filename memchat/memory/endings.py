@@ -23,8 +23,13 @@ RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "
                               "good", "much", "shut", "closed", "disbanded", "dropped", "ditched", "broke", "split",
                               "packed", "jacked", "cancelled", "canceled", "membership", "subscription", "given",
                               "giving", "quitting", "retired", "died", "passed", "away", "buried", "sleep", "recovered",
-                              "cured", "remission", "healed", "normal", "clear", "hand", "handed", "notic", "notice"})
+                              "cured", "remission", "healed", "normal", "clear", "hand", "handed", "notic", "notice", "owner",
+                              "stolen", "nick", "nicked", "written", "writ", "parted", "rehom", "ghost", "转手", "过户",
+                              "报废", "被偷"})
 """Words a retirement shares with anything: the object it names must be something else."""
+_ACT_ONLY = frozenset({"hom", "went", "gone", "forever", "loving", "let", "way", "part"})
+"""Words that are the act itself when the act says them ("went to a new home", "let the ticket go") and may
+be the very thing that ended anywhere else ("no longer work from home")."""
 
 
 STUDY_DONE = re.compile(
@@ -73,4 +78,6 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
     names = {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", window) if w not in _NOT_NAMES
              and w.lower() not in STOPWORDS for t in search_terms(w)}
-    return object_terms(window) | (names - RETIREMENT_WORDS)  # "Dan and I broke up", "left St Anne's": a name is a thing
+    acted = set(search_terms(act.group(0))) & _ACT_ONLY
+    # "Dan and I broke up", "left St Anne's": a name is a thing
+    return (object_terms(window) | (names - RETIREMENT_WORDS)) - acted

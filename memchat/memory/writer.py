@@ -180,6 +180,9 @@ def _same_person(old: str, new: str) -> bool:
 _DYING = re.compile(r"died|passed away|buried|put (?:\w+ )?(?:down|to sleep)|去世|死了", re.IGNORECASE)
 _LIVING = frozenset({"pet", "relatives", "parents", "siblings", "children", "partner"})
 _PARTING = re.compile(r"broke up|split up|separated|divorced|分手|离婚", re.IGNORECASE)
+_REHOMING = re.compile(r"new owner|new home|forever home|loving home|rehomed|stolen|nicked|let (?:the|my|our) .*go\b|送给|送人|转手",
+                       re.IGNORECASE)
+"""What ends a pet's place in the user's life without its dying: a new home, a thief."""
 """Slots of the living: only dying ends them (the dog left with a neighbour for the weekend is still the user's)."""
 
 
@@ -344,7 +347,8 @@ class MemoryWriter:
                   if m.status == "active" and not m.is_episode and m.attribute not in ("", "manager", "colleague")
                   and wanted & set(search_terms(m.content))  # quitting in front of the boss does not retire the boss
                   and ((m.attribute in _LIVING) == dying  # a pet or a person dies; a job, a band, a town is left
-                       or m.attribute == "partner" and bool(_PARTING.search(act.group(0))))]  # a partner, also parted from
+                       or m.attribute == "partner" and bool(_PARTING.search(act.group(0)))  # a partner, also parted from
+                       or m.attribute == "pet" and bool(_REHOMING.search(act.group(0))))]  # a pet, also rehomed
         if not owners:
             return None
         named = {t for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}\b", clause) if w not in NOT_NAMES for t in search_terms(w)}
