@@ -22,6 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
+from memchat.memory.asked_of_someone import asked_kind, says_nothing_of
 from memchat.memory.concepts import (
     CONCEPTS,
     DOMAINS,
@@ -389,6 +390,7 @@ class Recaller:
         # and what does my husband do?": the user's job, and the husband's)
         slot_asks = [(slots_asked(part), asked_about(part)) for part in parts] or [(asked, person)]
         named = "" if parts else asked_name(query)
+        kind = asked_kind(query) if named else ""
         relative = "" if parts or named else relative_asked(query)
         open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
@@ -440,7 +442,8 @@ class Recaller:
                 Candidate(memory=memory, signals=signals, score=score(signals, settings, read=semantic),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
-                          or not_about(named, memory.content) or not_theirs(relative, memory, known_names))
+                          or not_about(named, memory.content) or says_nothing_of(kind, named, memory.content)
+                          or not_theirs(relative, memory, known_names))
             )
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]

@@ -1,0 +1,76 @@
+"""What a question asks about a named person, and whether a memory that names them says anything of it.
+
+"What does Nomsa do for work?" over "My girlfriend Nomsa says I work too much": the memory names
+Nomsa, and its words and its meaning are close to the question's, but it says nothing of her
+work. Recall would select it and the model would answer from it. A question about someone's work,
+age, birthday, surname, school, partner or home is answered by a memory that holds something of
+that kind: an occupation, a number, a date, a second name, a school, a partner word, a place.
+The test for "something of that kind" is deliberately generous ("Gwen is a midwife" is work;
+any number answers an age): it only has to tell a passing mention from a statement about the
+thing asked. The user's own doings ("Nomsa says the user works too much") are no evidence of hers.
+Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|twenty|thirty|forty|fifty|"
+                 r"sixty|seventy|eighty|ninety|hundred")
+
+_OCCASIONS = (r"party|parties|present|gift|cake|dinner|meal|celebration|trip|plans?|do\b|bash|card|run|play|"
+              r"concert|fete|reunion|holidays?|friends?|mates?")
+"""What follows "birthday" or "school" when the question asks about an occasion or a thing, not the date or
+the school ("When was Timur's birthday party?" asks about the party)."""
+
+KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    # (kind, how a question asks it, what a memory that holds something of it says), the first a question
+    # asks wins: "When is Elsie's birthday?" is no age question, "What school does Finn go to?" no work one
+    ("birthday", re.compile(rf"\b(?:birthday|bday)\b(?!\s*(?:{_OCCASIONS}))|\bborn\b|\bdate of birth\b", re.I),
+     re.compile(rf"\b(?:{_MONTHS})\b|\d(?:st|nd|rd|th)\b|\d{{1,2}}[/.-]\d{{1,2}}|\bbirthday\b|\bbday\b|\bborn\b|"
+                r"\bturn(?:s|ed|ing)\b|\bday\b|\b(?:christmas|new year|easter|halloween|valentine|hogmanay)|生日|\d+月|号",
+                re.I)),
+    ("surname", re.compile(r"\bsurname\b|\blast name\b|\bfamily name\b|\bmaiden name\b", re.I),
+     re.compile(r"\bsurname\b|\blast name\b|\bfamily name\b|\bnée\b|\bnee\b", re.I)),
+    ("school", re.compile(rf"\b(?:school|nursery|kindergarten|college|uni(?:versity)?)\b(?!\s*(?:{_OCCASIONS}))", re.I),
+     re.compile(r"\bschool|\bprimary\b|\bacademy\b|\bcollege\b|\bnursery\b|\bkindergarten\b|\buni(?:versity)?\b|"
+                r"\bclass\b|\bteacher\b|\byear \d|\bgrade\b|\bstudy|\bstudies\b|\bstudent\b|学校|小学|中学|幼儿园|大学", re.I)),
+    ("partner", re.compile(r"\bmarried\b|\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bpartner\b|\bwife\b|\bhusband\b|"
+                           r"\bseeing (?:anyone|someone)\b|\bsingle\b|\bin a relationship\b", re.I),
+     re.compile(r"\bwife\b|\bhusband\b|\bpartner\b|\bgirlfriend\b|\bboyfriend\b|\b[gb]f\b|\bmarried\b|\bengaged\b|"
+                r"\bwedding\b|\bfianc|\bdating\b|\bseeing\b|\bsingle\b|\bdivorced\b|\bwidow|\btogether\b|老婆|老公|"
+                r"对象|男朋友|女朋友|结婚", re.I)),
+    ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bage\b", re.I),
+     re.compile(rf"\d|\b(?:{_NUMBER_WORDS})|\bage\b|\bturn(?:s|ed|ing)\b|\bborn\b|\byears? old\b|\bbaby\b|\btoddler\b"
+                r"|\bteen|\bretired\b|岁", re.I)),
+    ("work", re.compile(r"\bwork\b|\bjob\b|\bliving\b|\bprofession\b|\boccupation\b|\bcareer\b|\bemploy", re.I),
+     re.compile(r"(?<!user )\b(?:works|working|worked)\b|\bjob\b|\bcareer\b|\bprofession|\boffice\b|\bcompany\b|\bfirm\b|\bshift|\bboss\b|"
+                r"\bmanager\b|\bcolleague|\bretired\b|\bunemployed\b|\bstudent\b|\bteach|\bruns\b|\bowns\b|"
+                r"\b(?:drives|codes|designs|nurses|cooks|builds|sells|manages|trains|cleans|fixes|writes|serves)\b|"
+                r"(?:'s|’s|\bis) (?:at|in|with|for) (?-i:[A-Z])|"
+                r"\b(?:is|was|'s|’s|as) an? (?!lot\b|bit\b|few\b|little\b)\w+|上班|工作", re.I)),
+    ("home", re.compile(r"\bwhere (?:does|do|did) \w+(?: \w+)? (?:live|stay)\b|\blives?\b.*\bwhere\b|\baddress\b", re.I),
+     re.compile(r"\bliv(?:e|es|ed|ing)\b|\bmoved\b|\bhouse\b|\bflat\b|\bhome\b|\baddress\b|\bbased\b|\bfrom\b|"
+                r"\bin (?-i:[A-Z])\w+|住|搬|老家", re.I)),
+)
+
+
+def asked_kind(question: str) -> str:
+    """The kind of thing a question asks about the person it names, or "" (it asks who they are)."""
+    return next((kind for kind, asks, _ in KINDS if asks.search(question)), "")
+
+
+def says_nothing_of(kind: str, name: str, content: str) -> str:
+    """"names Nomsa, says nothing of her work": a memory that names the person asked about and holds nothing
+    of the kind asked. Empty when it holds something of it, does not name them, or nothing particular is asked.
+    A surname is the name followed by another ("Priyanka Shah")."""
+    if not kind or not name or not re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE):
+        return ""
+    evidence = next(says for k, _, says in KINDS if k == kind)
+    if evidence.search(content):
+        return ""
+    if kind == "surname" and re.search(rf"\b{re.escape(name)}\s+(?-i:[A-Z])[a-z]+", content):
+        return ""
+    return f"names {name}, says nothing of the {kind} asked"

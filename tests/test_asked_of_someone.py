@@ -1,0 +1,61 @@
+"""A question about a named person's work, age, birthday, surname, school, partner or home is not answered
+by a memory that only mentions them."""
+
+import pytest
+from helpers import fake_services
+
+from memchat.memory.asked_of_someone import asked_kind, says_nothing_of
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Where does Gwen work?", "work"),
+    ("What does Marco do for a living?", "work"),
+    ("How old is Tariq?", "age"),
+    ("When is Elsie's birthday?", "birthday"),  # not an age question
+    ("What's Priyanka's surname?", "surname"),
+    ("What school does Finn go to?", "school"),  # not a work question
+    ("Is Dev married?", "partner"),
+    ("Who is Jesse dating now?", "partner"),
+    ("Where does Grandad Joe live?", "home"),
+    ("When was Timur's birthday party?", ""),  # the party, an occasion: not the date of birth
+    ("When is Finn's school play?", ""),
+    ("Who is Gwen?", ""),  # who they are: anything about them answers
+])
+def test_what_a_question_asks_about_the_person_it_names(question, kind):
+    assert asked_kind(question) == kind
+
+
+@pytest.mark.parametrize(("kind", "name", "mention", "answer"), [
+    ("work", "Nomsa", "My girlfriend Nomsa says I work too much.", "Nomsa is a nurse at Addington."),
+    ("work", "Bram", "Bram came round for a curry.", "Bram's at Deloitte now."),
+    ("work", "Nomsa", "The user's girlfriend Nomsa says the user works too much.", "Nomsa works nights at Addington."),
+    ("age", "Tariq", "My brother Tariq is coming for Eid.", "Tariq turned forty in March."),
+    ("birthday", "Zanele", "Zanele is 12 and Sipho is 8.", "Zanele was born on 3 June."),
+    ("birthday", "Siobhan", "Siobhan loves the garden.", "Siobhan's is on St Paddy's Day."),
+    ("surname", "Priyanka", "Had lunch with Priyanka from accounts.", "Had lunch with Priyanka Shah from accounts."),
+    ("school", "Sipho", "Sipho turned 9 on Tuesday.", "Sipho's at Westville Primary."),
+    ("partner", "Isla", "Isla's home for the summer.", "Isla's got a boyfriend called Ross."),
+    ("home", "Joe", "Took Grandad Joe to the garden centre.", "Grandad Joe still lives in Rotherham."),
+])
+def test_a_mention_says_nothing_of_what_is_asked_and_a_statement_does(kind, name, mention, answer):
+    assert says_nothing_of(kind, name, mention) == f"names {name}, says nothing of the {kind} asked"
+    assert says_nothing_of(kind, name, answer) == ""
+
+
+def test_only_memories_that_name_the_person_are_judged_and_only_when_something_particular_is_asked():
+    assert says_nothing_of("work", "Nomsa", "The user's partner is a nurse.") == ""  # not naming her: not_about's call
+    assert says_nothing_of("", "Nomsa", "My girlfriend Nomsa says I work too much.") == ""
+    assert says_nothing_of("work", "", "My girlfriend Nomsa says I work too much.") == ""
+
+
+def test_recall_marks_a_passing_mention_and_keeps_the_statement(tmp_path):
+    services = fake_services(tmp_path)
+    for said in ("My girlfriend Nomsa says I work too much.", "Nomsa asked me to move in with her next month.",
+                 "I drive a white Hilux.", "Nomsa is a nurse at Addington Hospital."):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    result = services.recaller.recall("What does Nomsa do for work?", token_limit=400, count_tokens=len, now=2000.0,
+                                      touch=False)
+    naming = [c for c in result.candidates if "Nomsa" in c.memory.content]
+    mentions = [c for c in naming if "nurse" not in c.memory.content]
+    assert mentions and all(c.mismatch.startswith("names Nomsa") and not c.selected for c in mentions)
+    assert all(not c.mismatch for c in naming if "nurse" in c.memory.content)
