@@ -97,6 +97,7 @@ def test_not_requests_to_forget(text):
     ("That bit about my salary, don't keep it.", "my salary"),
     ("Can you not remember the bit about my arrest?", "my arrest"),
     ("I don't want you holding on to my address.", "my address"),
+    ("我的病情你别存了。", "病情"),  # "you, don't store it": addressed to the memory
 ])
 def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
     from memchat.memory.forget_requests import forget_topic
@@ -188,6 +189,45 @@ def test_forgetting_a_sensitive_area_takes_all_of_it(tmp_path):
     assert "five-a-side" in alive
     assert "nurse at the children's hospital" in alive  # a job at a hospital is no part of the user's health
     assert "I work nights at the hospital" in alive  # nor is the sentence beside the diabetes
+
+
+@pytest.mark.parametrize(("topic", "slots"), [
+    ("where I work", ["employer"]), ("my address", ["home"]), ("我工作单位的事", ["job", "employer"]),
+    ("住址相关的都", ["home"]),
+    ("the Berlin job", []),  # one job, not the slot
+    ("my brother's job", []), ("孩子学校的信息", []),  # someone else's: a story about them
+])
+def test_a_topic_that_names_a_slot_and_nothing_more(topic, slots):
+    from memchat.memory.topic_match import named_slots
+    assert named_slots(topic) == slots
+
+
+def test_forgetting_a_slot_takes_every_value_of_the_users_own_and_nobody_elses(tmp_path):
+    """"把我工作单位的事删了" — the employer however it was said, the old one too; the sister's home stays."""
+    services = fake_services(tmp_path)
+    _told(services, "I work as a nurse at St Mary's.", "My sister Ana lives in Porto.", "We live in Leeds.",
+          "我在平安保险上班，做理赔。", "I play five-a-side on Tuesdays.")
+    services.writer.process("把我工作单位的事删了吧，不想留记录。", session_id=None, message_id=None, now=9 * DAY)
+    services.writer.process("Please forget my address, it's private.", session_id=None, message_id=None, now=10 * DAY)
+    alive = _alive(services)
+    assert "平安" not in alive and "St Mary's" not in alive and "Leeds" not in alive
+    assert "Porto" in alive and "five-a-side" in alive
+
+
+@pytest.mark.parametrize(("told", "asked", "gone"), [
+    ("I voted Green at the last election.", "Forget my politics please, I don't want that on record.", "voted Green"),
+    ("We go to St Peter's church most Sundays.", "Please forget anything about my religion.", "church"),
+    ("My daughter Maisie has ADHD.", "Please don't keep anything about Maisie's diagnosis, she'd be mortified.",
+     "ADHD"),
+    ("我有抑郁症，在吃舍曲林。", "我的病情你别存了。", "舍曲林"),
+])
+def test_beliefs_and_a_diagnosis_told_in_their_own_words_are_forgotten(tmp_path, told, asked, gone):
+    services = fake_services(tmp_path)
+    _told(services, told, "I play five-a-side on Tuesdays.", "My daughter Maisie is seven.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert gone not in alive
+    assert "five-a-side" in alive and "Maisie is seven" in alive  # the rest of Maisie stays
 
 
 def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):

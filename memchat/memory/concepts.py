@@ -98,8 +98,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                        "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|suing|sued|court case|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
                     "官司|起诉|律师|法院|打官司|被抓"),
-    ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|symptom|symptoms|flare|flares|"
-                     "flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状"),
+    ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
+                     "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"
@@ -107,7 +107,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
     ("joints", "health", "joint|joints|arthritis|gout|rheumatism|rheumatoid|关节|关节炎|痛风|风湿"),
     ("mental health", "health", "therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"
-                                "anxiety|depression|depressed|panic attack|panic attacks|心理医生|心理咨询|焦虑|抑郁"),
+                                "anxiety|depression|depressed|panic attack|panic attacks|adhd|autism|autistic|ocd|ptsd|"
+                                "bipolar|心理医生|心理咨询|焦虑|抑郁|多动症|自闭症"),
     ("body weight", "health", "weight|weigh|weighs|weighed|kilos|kg|bmi|体重|公斤"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
     ("medication", "health", "medication|medications|medicine|medicines|meds|pills|tablets|prescription|prescribed|"
@@ -115,6 +116,13 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                              "amoxicillin|paracetamol|ibuprofen|aspirin|codeine|morphine|steroids|metformin|"
                              "吃药|药物|处方|降压药|青霉素|抗生素|布洛芬|阿司匹林|药"),
     ("smoking", "health", "smoke|smokes|smoking|smoker|cigarettes|cigarette|fags|vape|vaping|抽烟|吸烟|戒烟|香烟|烟瘾"),
+    # beliefs: what people ask to forget whole
+    ("politics", None, "politics|political|vote|voted|voting|voter|election|elections|ballot|labour|tory|tories|"
+                       "conservative|conservatives|lib dem|lib dems|liberal democrats|green party|reform uk|snp|"
+                       "democrat|democrats|republican|republicans|政治|投票|选举|党员|入党"),
+    ("religion", None, "religion|religious|faith|church|mosque|synagogue|temple|gurdwara|pray|prayed|praying|prayer|"
+                       "christian|catholic|muslim|jewish|hindu|buddhist|sikh|atheist|宗教|信仰|教会|佛教|基督教|"
+                       "伊斯兰|礼拜|信佛|信教"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
     ("sport", "pastime", "sport|sports|exercise|workout|training|fitness|keep fit|activity|activities|race|races|"

@@ -258,12 +258,14 @@ class MemoryStore:
             self._people = (generation, named_relations([r["content"] for r in rows]))
         return self._people[1]
 
-    def by_attributes(self, attributes: Sequence[str], limit: int = 20) -> list[int]:
+    def by_attributes(self, attributes: Sequence[str], limit: int = 20,
+                      statuses: Sequence[str] = ("active",)) -> list[int]:
         if not attributes:
             return []
         marks = ",".join("?" * len(attributes))
         rows = self.db.rows(
-            f"SELECT id FROM memories WHERE status = 'active' AND attribute IN ({marks}) LIMIT ?", [*attributes, limit]
+            f"SELECT id FROM memories WHERE status IN ({','.join('?' * len(statuses))}) AND attribute IN ({marks}) "
+            "LIMIT ?", [*statuses, *attributes, limit]
         )
         return [r["id"] for r in rows]
 

@@ -21,6 +21,7 @@ from memchat.memory.concepts import (
     PEOPLE_CONCEPTS,
     concept_overlap,
     concepts_in,
+    covers,
     index_words,
 )
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
@@ -28,7 +29,7 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import slot_of
+from memchat.memory.slots import slot_of, slots_asked
 from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
 from memchat.types import Memory
 
@@ -43,16 +44,17 @@ _CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 
 
 _CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
-                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$")
+                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$|相关的?(?:都|内容|信息|东西|事)?$")
 """The frame of a Chinese forget topic: when it was said, and "that matter"."""
 
 
 def _story_concepts(topic: str) -> frozenset[str]:
     """The concepts that say what a forget topic is about in other words ("my therapy sessions" — "seeing a
     therapist"): not an area of life ("the Berlin job": every memory about work) nor a person ("my mum's
-    diagnosis": every memory about the mum), but money and the law, which are what people ask to forget."""
+    diagnosis": every memory about the mum), but money, the law and health, which are what people ask to forget
+    ("Maisie's diagnosis" — "Maisie has ADHD")."""
     said = concepts_in(topic)
-    return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal"})
+    return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"})
 
 
 def _kin(terms: set[str], words: set[str]) -> set[str]:
@@ -72,6 +74,9 @@ def about(topic: str, sentence: str) -> bool:
         return False  # "…my health": "I work as a nurse at the hospital" is no part of it
     if area and (slot := slot_of(sentence)) is not None and slot.name in AREA_SLOTS.get(area, ()):
         return True  # "I have type 1 diabetes": the health slot, whatever its words
+    if ((slot := slot_of(sentence)) is not None and slot.name in named_slots(topic)
+            and not concepts_in(sentence) & PEOPLE_CONCEPTS):  # "my address": not "my sister lives in Porto"
+        return True  # "where I work": "I'm a claims handler at Ping An", whatever its words
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
     story = topic_terms - people or topic_terms
     words = set(search_terms(sentence))
@@ -102,7 +107,8 @@ def without_topic(content: str, topic: str) -> str:
 
 
 AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "money|finances|financial|finance|财务|经济|钱",
-         "legal": "legal|law|法律"}
+         "legal": "legal|law|法律", "politics": "politics|political|政治|政见", "religion": "religion|religious|faith|"
+         "beliefs|宗教|信仰"}
 """Sensitive areas of life a person asks to forget whole ("erase my health stuff"), by the words that name
 the area itself: every memory that speaks of it goes ("my salary" names one thing, and only it goes)."""
 AREA_SLOTS = {"health": ["health", "allergy"]}
@@ -130,6 +136,22 @@ def sensitive_area(topic: str) -> str | None:
     return next((name for name, words in _AREA_TERMS.items() if terms and terms <= words), None)
 
 
+def named_slots(topic: str) -> list[str]:
+    """The slots a topic names and nothing more ("where I work", "my address", 我工作单位的事, 住址相关的):
+    every one of its words is a word of an area of life or asks for a slot. "The Berlin job" names a job,
+    not the slot; "my health" is an area (`sensitive_area`), not a slot."""
+    core = _CN_TOPIC_FRAME.sub("", topic) if has_cjk(topic) else topic
+    terms = {t for t in query_terms(core) if not is_single_cjk(t)} - _VAGUE
+    if not terms or _PEOPLE.search(core) or any(p in core for p in _CN_PEOPLE) or concepts_in(core) & PEOPLE_CONCEPTS:
+        return []  # "my brother's job" is the brother's, and a story
+    areas = concepts_in(core) & DOMAINS
+    named = {t for t in terms if any(covers(area, t) for area in areas) or slots_asked(t)}
+    spelled = {c for t in named for c in t if has_cjk(c)}  # 工作单位: 作单 is the edge of two named words
+    if not all(t in named or has_cjk(t) and set(t) <= spelled for t in terms):
+        return []
+    return slots_asked(core)
+
+
 class TopicMatcher:
     def __init__(self, memories: MemoryStore) -> None:
         self.memories = memories
@@ -141,6 +163,19 @@ class TopicMatcher:
         found = {i for i, m in hits.items() if concept_overlap(frozenset({name}), concepts_in(m.content))}
         slotted = self.memories.many(self.memories.by_attributes(AREA_SLOTS.get(name, []), limit=500))
         for memory in slotted.values():  # "The user has type 1 diabetes": the health slot, whatever its words
+            found.add(memory.id)
+            if memory.origin_id is not None:
+                found.add(memory.origin_id)
+        return found
+
+    def _in_slots(self, slots: list[str]) -> set[int]:
+        """Every value of the user's own that the slots ever held (old wordings too) and the messages that said
+        them ("my address": not the sister's)."""
+        found = set()
+        for memory in self.memories.many(self.memories.by_attributes(slots, 500, ("active", "pending", "superseded"))
+                                         ).values():
+            if memory.subject != "user":
+                continue
             found.add(memory.id)
             if memory.origin_id is not None:
                 found.add(memory.origin_id)
@@ -187,6 +222,8 @@ class TopicMatcher:
         area = sensitive_area(topic)
         if area:  # "everything about my health": all of it, however it was said
             found |= self._in_area(area)
+        elif slots := named_slots(topic):  # "where I work": every value of the slot, however it was said
+            found |= self._in_slots(slots)
         things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
         for part in parts:
             names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
