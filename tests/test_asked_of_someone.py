@@ -59,3 +59,33 @@ def test_recall_marks_a_passing_mention_and_keeps_the_statement(tmp_path):
     mentions = [c for c in naming if "nurse" not in c.memory.content]
     assert mentions and all(c.mismatch.startswith("names Nomsa") and not c.selected for c in mentions)
     assert all(not c.mismatch for c in naming if "nurse" in c.memory.content)
+
+
+@pytest.mark.parametrize(("content", "age"), [
+    ("I have two kids. Zanele is 12 and Sipho is 8.", 8),
+    ("Sipho turned 9 on Tuesday.", 9),
+    ("Sipho's 90th birthday was lovely.", 90),
+    ("Sipho's 7 now and loud.", 7),
+    ("our 6-year-old Sipho", 6),
+    ("Sipho is 5 minutes late again.", None),  # a number, not an age
+    ("Sipho is at school.", None),
+])
+def test_the_age_a_memory_gives_someone(content, age):
+    from memchat.memory.asked_of_someone import stated_age
+    assert stated_age("Sipho", content) == age
+
+
+def test_the_latest_age_stands_and_every_earlier_one_is_history():
+    from memchat.memory.recall import earlier_ages
+    from memchat.types import Candidate, Memory, Signals
+
+    def said(memory_id, content, at):
+        memory = Memory(id=memory_id, kind="episode", content=content, subject="user", attribute="", importance=0.5,
+                        confidence=1.0, created_at=at, updated_at=at, last_access_at=at)
+        return Candidate(memory, Signals(), 1.0, relevance=1.0)
+
+    twelve_and_eight = said(1, "I have two kids. Zanele is 12 and Sipho is 8.", 10)
+    nine = said(2, "Sipho turned 9 on Tuesday.", 40)
+    cake = said(3, "We had cake at Nomsa's place.", 41)
+    assert earlier_ages([twelve_and_eight, nine, cake], "Sipho") == {1: 2}
+    assert earlier_ages([twelve_and_eight, said(4, "Sipho is 8 and loves football.", 50)], "Sipho") == {}  # no change

@@ -74,3 +74,24 @@ def says_nothing_of(kind: str, name: str, content: str) -> str:
     if kind == "surname" and re.search(rf"\b{re.escape(name)}\s+(?-i:[A-Z])[a-z]+", content):
         return ""
     return f"names {name}, says nothing of the {kind} asked"
+
+
+_NOT_AN_AGE = r"(?!\s*(?:am|pm|%|:|/|\.\d|kg|km|k\b|mins?|minutes|hours|days|weeks|months|miles|quid|pounds|grand|times|x\b))"
+
+
+def stated_age(name: str, content: str) -> int | None:
+    """The age a memory gives the named person: "Sipho is 8", "Sipho turned 9", "Leo's 7 now", "Pat's 90th
+    birthday", "Zanele (12)", "our 6-year-old Leo"; None when it gives none."""
+    person = re.escape(name)
+    shapes = (
+        rf"\b{person}(?:'s|’s| is| was| turned| turns| has turned| just turned| will be|,)\s+(?:now |just |already "
+        rf"|nearly |almost )?(\d{{1,3}}){_NOT_AN_AGE}(?:\s|[,.!;)]|$)",
+        rf"\b{person}(?:'s|’s) (\d{{1,3}})(?:st|nd|rd|th) birthday",
+        rf"\b{person} \((\d{{1,3}})\)",
+        rf"\b(\d{{1,3}})[- ]year[- ]old (?:\w+ )?{person}\b",
+    )
+    for shape in shapes:
+        match = re.search(shape, content, re.IGNORECASE)
+        if match:
+            return int(match.group(1))
+    return None

@@ -22,7 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
-from memchat.memory.asked_of_someone import asked_kind, says_nothing_of
+from memchat.memory.asked_of_someone import asked_kind, says_nothing_of, stated_age
 from memchat.memory.concepts import (
     CONCEPTS,
     DOMAINS,
@@ -258,6 +258,18 @@ def lift_endings(candidates: list[Candidate], ended: dict[int, int]) -> list[Can
     return [lifted.get(c.memory.id, c) for c in candidates]
 
 
+def earlier_ages(candidates: list[Candidate], name: str) -> dict[int, int]:
+    """"How old is Sipho?" over "Zanele is 12 and Sipho is 8", then "Sipho turned 9 on Tuesday": an age
+    only grows, so the latest statement of it stands and every earlier one is history (maps each earlier
+    memory to the latest). The same age said twice is no change."""
+    aged = [(c, age) for c in candidates if c.memory.status == "active" and not c.memory.pinned
+            and (age := stated_age(name, c.memory.content)) is not None]
+    if len({age for _, age in aged}) < 2:
+        return {}
+    latest, newest_age = max(aged, key=lambda pair: _said_at(pair[0].memory))
+    return {c.memory.id: latest.memory.id for c, age in aged if age != newest_age}
+
+
 def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict[int, int]:
     """A single-valued slot (home, employer, manager…) has one current value: when two active typed
     memories fill it for the same person, the later statement stands and the earlier is only history,
@@ -451,6 +463,8 @@ class Recaller:
         candidates += self._endings(candidates, children)
         older = history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
+        if kind == "age":
+            older.update(earlier_ages(candidates, named))
         if not when:  # "when did I get the allotment?" asks for the earlier statement itself
             ended = {i: e for i, e in ended_later(candidates, settings.floor).items() if i not in older}
             candidates = lift_endings(candidates, ended)
