@@ -242,6 +242,8 @@ def test_an_idiom_with_an_animal_is_no_pet(tmp_path, said):
     ("I go swimming on Mondays.", "Swimming's moved to Wednesdays now.", "Mondays"),
     ("My phone is an iPhone 11.", "Upgraded to a Pixel 8 at the weekend.", "iPhone"),
     ("我在华为上班。", "我跳槽去了腾讯。", "华为"),
+    ("I live in a flat in Hackney.", "Loving the new place in Walthamstow, so much more space!", "Hackney"),
+    ("我们住在朝阳区。", "新家在顺义，空气好多了。", "朝阳区"),
 ])
 def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before, after, old):
     """Our own update sentences (written before the rules): the move as a noun, a car traded in, a diet
