@@ -244,10 +244,14 @@ def test_an_idiom_with_an_animal_is_no_pet(tmp_path, said):
     ("我在华为上班。", "我跳槽去了腾讯。", "华为"),
     ("I live in a flat in Hackney.", "Loving the new place in Walthamstow, so much more space!", "Hackney"),
     ("我们住在朝阳区。", "新家在顺义，空气好多了。", "朝阳区"),
+    ("My GP is Dr Shah at Elm Street surgery.", "Registered with the new practice, my doctor is Dr Okafor now.", "Shah"),
+    ("My landlord is a guy called Steve.", "Our new landlord is Mrs Okoye, the flat got sold.", "Steve"),
+    ("我的房东姓王。", "我们的新房东是李阿姨。", "姓王"),
 ])
 def test_a_change_said_as_people_say_it_replaces_the_old_value(tmp_path, before, after, old):
     """Our own update sentences (written before the rules): the move as a noun, a car traded in, a diet
-    'now', a schedule moved (not a home), an upgrade with no subject, 跳槽去了."""
+    'now', a schedule moved (not a home), an upgrade with no subject, 跳槽去了, a new home, a new doctor
+    or landlord (one person per role in the user's life)."""
     stale = [content for content, status in _said_then(tmp_path, before, after, old) if status == "active"]
     assert not [c for c in stale if all(w not in c for w in ("Fiesta in", "Wednesdays", "move to", "腾讯"))], stale
 
@@ -315,3 +319,25 @@ def test_a_new_boss_after_the_old_one_left_replaces_the_old(tmp_path):
 def test_a_name_and_i_in_mid_sentence_is_a_pair_only_before_a_pair_verb(sentence, clauses):
     from memchat.memory.speech import split_clauses
     assert split_clauses(sentence) == clauses
+
+
+@pytest.mark.parametrize(("said", "key"), [
+    ("My GP is Dr Shah at Elm Street surgery.", "provider_doctor"),
+    ("My therapist is Helen, I see her on Thursdays.", "provider_therapist"),
+    ("我的房东姓王。", "provider_房东"),
+    ("My doctor was worried about my blood pressure.", "health"),  # no one named: what the doctor said
+    ("My dentist is great.", ""),
+])
+def test_someone_named_in_a_role_is_one_per_role(said, key):
+    from memchat.memory.distill import guess_key
+    assert guess_key(said)[1] == key
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("Who is my doctor?", ["provider_doctor"]), ("Who's my GP?", ["provider_doctor"]),
+    ("What's my landlord called?", ["provider_landlord"]), ("我的房东姓什么？", ["provider_房东"]),
+    ("Who is my manager?", []),  # a slot of its own
+])
+def test_a_question_asks_who_fills_a_role(question, asked):
+    from memchat.memory.distill import providers_asked
+    assert providers_asked(question) == asked

@@ -215,6 +215,34 @@ _ABOUT_A_PERSON = ("home", "employer", "job", "birthday", "health", "allergy", "
 
 
 _FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b|最喜欢的(\w{1,4}?)(?:是|叫)", re.IGNORECASE)
+_ROLES = (r"gp|doctor|dentist|therapist|counsell?or|landlord|landlady|physio|physiotherapist|hairdresser|barber|"
+          r"mechanic|accountant|solicitor|lawyer|personal trainer|tutor|childminder|cleaner|vet|optician|"
+          r"psychiatrist|psychologist|midwife|consultant")
+_CN_ROLES = r"房东|家庭医生|医生|牙医|心理医生|心理咨询师|律师|会计|私教|健身教练|家教|保姆|理发师"
+_PROVIDER = re.compile(
+    rf"\b(?:my|our) (?:new |regular |usual |current )?({_ROLES})(?:'s name)? (?:is|'s) (?:now )?(?:(?:a |an )?(?:guy|man|bloke|"
+    rf"woman|lady|girl|chap) )?(?:called |named )?(?:(?-i:Dr|Mr|Mrs|Ms|Miss)\.? )?(?-i:[A-Z])|(?:我|我们)的?(?:新)?({_CN_ROLES})(?:现在)?(?:是|叫|姓|换成了?)",
+    re.IGNORECASE)
+"""Someone in a role in the user's life, named ("My GP is Dr Shah", 我的房东姓王): one per role, so a new
+doctor replaces the old one."""
+_SAME_ROLE = {"gp": "doctor", "landlady": "landlord", "counselor": "therapist", "counsellor": "therapist",
+              "physiotherapist": "physio", "barber": "hairdresser", "solicitor": "lawyer", "家庭医生": "医生",
+              "心理咨询师": "心理医生", "健身教练": "私教"}
+_ROLE_ASKED = re.compile(rf"\b(?:who(?:'s| is| was)|what(?:'s| is) the name of) (?:my|our) (?:new |current |regular |usual )?"
+                         rf"({_ROLES})\b|\bwhat(?:'s| is) (?:my|our) (?:new |current |regular |usual )?({_ROLES})(?:'s name| called)\b|"
+                         rf"我的?({_CN_ROLES})(?:是谁|叫什么|叫啥|姓什么|姓啥)", re.IGNORECASE)
+
+
+def provider_key(role: str) -> str:
+    role = role.lower()
+    return f"provider_{_SAME_ROLE.get(role, role)}"
+
+
+def providers_asked(question: str) -> list[str]:
+    """The role a question asks who fills ("Who is my doctor?" → provider_doctor)."""
+    match = _ROLE_ASKED.search(question)
+    return [provider_key(next(g for g in match.groups() if g))] if match else []
+
 
 
 def guess_key(clause: str) -> tuple[str, str, str]:
@@ -223,6 +251,9 @@ def guess_key(clause: str) -> tuple[str, str, str]:
     favourite = _FAVOURITE.search(clause)
     if favourite:
         return "user", f"favourite_{(favourite.group(1) or favourite.group(2)).lower()}", "preference"
+    provider = _PROVIDER.search(clause)
+    if provider:
+        return "user", provider_key(provider.group(1) or provider.group(2)), "relation"
     person = _person(clause)
     if person:
         own = next((s for s in SLOTS if s.name in _ABOUT_A_PERSON and s.matches(clause)), None)

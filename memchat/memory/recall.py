@@ -33,7 +33,7 @@ from memchat.memory.concepts import (
     index_words,
     near_miss,
 )
-from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event
+from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event, providers_asked
 from memchat.memory.endings import STUDY_DONE, ends_study, retired_terms
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
@@ -396,7 +396,7 @@ class Recaller:
             for memory_id, _rank in self.memories.keyword_terms(words, settings.keyword_k, frequencies=frequencies):
                 if "concept" not in routes.setdefault(memory_id, []):
                     routes[memory_id].append("concept")
-        asked = slots_asked(query)
+        asked = slots_asked(query) + providers_asked(query)
         person = asked_about(query)
         # each part of a compound question asks for its own slot, of its own person ("What do I do for work
         # and what does my husband do?": the user's job, and the husband's)
