@@ -125,6 +125,23 @@ async def test_inspector_reason_and_content_are_readable_at_160_columns_in_chine
         assert CHINESE in shown and "below floor (0.294 < 0.52)" in shown
 
 
+async def test_a_recall_table_filled_before_its_first_layout_is_laid_out_again_for_its_width(app):
+    """Filled before its width is known (the first turn can land before the pane's first layout), the
+    reason and content columns are laid out again once it is — not left at their narrowest until the
+    terminal is resized."""
+    memories = app.services.memories
+    stored = [memories.add(MemoryDraft(kind="fact", content=LONG, attribute="home_city"))]
+    candidates = [Candidate(m, Signals(similarity=0.5), 0.5, ("vector",), True, "above high threshold") for m in stored]
+    async with app.run_test(size=(160, 45)) as pilot:
+        app.chat.query_one(Inspector).show_candidates(1, candidates)  # no pause: before the first layout
+        await pilot.pause()
+        await pilot.pause()
+        table = app.chat.query_one("#candidates")
+        assert column(table, "reason") == ["above high threshold"]
+        drawn = {name: table.columns[name].width for name in ("reason", "content")}  # what the row is drawn in
+        assert drawn["reason"] >= len("above high threshold") and drawn["content"] >= 30, drawn
+
+
 # ---- the browser's sort label ----------------------------------------------------------------------------
 async def test_the_browser_sort_box_and_title_say_the_order_actually_used(app):
     ids = seed(app)

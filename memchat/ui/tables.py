@@ -94,8 +94,8 @@ class FittedTable(DataTable[Cell]):
             kept = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         widths = self.flex_widths()
         self.clear(columns=True)
-        for name in self._column_names:
-            self.add_column(name, key=name)
+        for name in self._column_names:  # a flexible column's width is set, not left to auto-sizing: a table
+            self.add_column(name, key=name, width=widths.get(name))  # refilled in one frame kept its header's
         flex_at = {index: widths[name] for index, name in enumerate(self._column_names) if name in widths}
         for key, cells in self._rows_by_key.items():
             self.add_row(*[clip(cell, flex_at[i]) if i in flex_at else cell for i, cell in enumerate(cells)], key=key)
