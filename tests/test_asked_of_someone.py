@@ -89,3 +89,22 @@ def test_the_latest_age_stands_and_every_earlier_one_is_history():
     cake = said(3, "We had cake at Nomsa's place.", 41)
     assert earlier_ages([twelve_and_eight, nine, cake], "Sipho") == {1: 2}
     assert earlier_ages([twelve_and_eight, said(4, "Sipho is 8 and loves football.", 50)], "Sipho") == {}  # no change
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("我妈多大岁数了？", ["妈"]),  # the answer says "她84了", never 多大 or 岁数
+    ("How old is Tariq?", ["tariq"]),
+    ("Where is my old flat?", ["old", "flat"]),  # "old" is a word of its own outside "how old"
+])
+def test_the_words_that_ask_an_age_are_no_search_terms(question, terms):
+    from memchat.memory.terms import query_terms
+    assert query_terms(question) == terms
+
+
+def test_an_age_question_about_anyone_is_answered_only_by_a_number_or_an_age_word():
+    from memchat.memory.asked_of_someone import says_no_age
+    assert asked_kind("我妈多大岁数了？") == asked_kind("How old is my daughter?") == "age"
+    assert asked_kind("房子有多大了？") == ""  # how big, not how old
+    assert says_no_age("Mild asthma since the user was a kid.") == "says no age"
+    assert says_no_age("清明节回郫县看我妈，她84了") == ""
+    assert says_no_age("The user is thirty-four.") == ""

@@ -42,7 +42,7 @@ KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
      re.compile(r"\bwife\b|\bhusband\b|\bpartner\b|\bgirlfriend\b|\bboyfriend\b|\b[gb]f\b|\bmarried\b|\bengaged\b|"
                 r"\bwedding\b|\bfianc|\bdating\b|\bseeing\b|\bsingle\b|\bdivorced\b|\bwidow|\btogether\b|老婆|老公|"
                 r"对象|男朋友|女朋友|结婚", re.I)),
-    ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bage\b", re.I),
+    ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bage\b|多大岁数|多大年纪|年纪多大|多少岁|几岁|岁数|(?<!有)多大了", re.I),
      re.compile(rf"\d|\b(?:{_NUMBER_WORDS})|\bage\b|\bturn(?:s|ed|ing)\b|\bborn\b|\byears? old\b|\bbaby\b|\btoddler\b"
                 r"|\bteen|\bretired\b|岁", re.I)),
     ("work", re.compile(r"\bwork\b|\bjob\b|\bliving\b|\bprofession\b|\boccupation\b|\bcareer\b|\bemploy", re.I),
@@ -60,6 +60,12 @@ KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 def asked_kind(question: str) -> str:
     """The kind of thing a question asks about the person it names, or "" (it asks who they are)."""
     return next((kind for kind, asks, _ in KINDS if asks.search(question)), "")
+
+
+def says_no_age(content: str) -> str:
+    """An age question about anyone ("How old is my daughter?", "我妈多大岁数了？") is answered only by a memory
+    that holds a number or an age word; "Mild asthma since the user was a kid" holds neither."""
+    return "" if next(says for k, _, says in KINDS if k == "age").search(content) else "says no age"
 
 
 def says_nothing_of(kind: str, name: str, content: str) -> str:

@@ -22,7 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
-from memchat.memory.asked_of_someone import asked_kind, says_nothing_of, stated_age
+from memchat.memory.asked_of_someone import asked_kind, says_no_age, says_nothing_of, stated_age
 from memchat.memory.concepts import (
     CONCEPTS,
     DOMAINS,
@@ -403,6 +403,7 @@ class Recaller:
         slot_asks = [(slots_asked(part), asked_about(part)) for part in parts] or [(asked, person)]
         named = "" if parts else asked_name(query)
         kind = asked_kind(query) if named else ""
+        ages_asked = not parts and not named and asked_kind(query) == "age"  # of the user, a relative: a number
         relative = "" if parts or named else relative_asked(query)
         open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
@@ -455,6 +456,7 @@ class Recaller:
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
                           or not_about(named, memory.content) or says_nothing_of(kind, named, memory.content)
+                          or (says_no_age(memory.content) if ages_asked else "")
                           or not_theirs(relative, memory, known_names))
             )
         duplicates = same_statements(candidates)

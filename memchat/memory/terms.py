@@ -28,11 +28,13 @@ STOPWORDS = frozenset(
      # who or what in general: "am I studying anything?" asks about studying
      "am", "anything", "something", "everything", "anyone", "anybody", "someone", "somebody"]
 )
-QUESTION_FRAMES = re.compile(r"叫什么名字|叫什么|叫啥|名字|是谁|什么时候|啥时候|哪天|几号|几月|哪年|哪里|哪儿|什么|怎么|多少"
+QUESTION_FRAMES = re.compile(r"多大岁数|多大年纪|年纪多大|多少岁|几岁|岁数|年纪|多大"
+                             r"|叫什么名字|叫什么|叫啥|名字|是谁|什么时候|啥时候|哪天|几号|几月|哪年|哪里|哪儿|什么|怎么|多少"
                              r"|哪[个家所座种些位]|有啥|啥子|啥"
                              r"|一般|平时|平常|通常|经常|现在|目前|最近|每天|总是|应该|需要|可以")
 """Chinese question frames and the adverbs and modals around them ("一般", "现在", "应该"), dropped from a query
-before its terms are taken, like English stopwords."""
+before its terms are taken, like English stopwords. An age is asked in words its answer never holds
+("我妈多大岁数了？" — "她84了")."""
 
 
 _ANSWER_TYPE = re.compile(
@@ -52,8 +54,10 @@ def without_answer_types(question: str) -> str:
 
 
 _IDIOMS = ((re.compile(r"\b(?:for|make|makes|making|earn|earns|earning) (?:a|my|their|his|her) living\b", re.I), "for work"),
-           (re.compile(r"\bcall (?:home|it home)\b", re.I), "live"))
-"""Set phrases whose words belong to another concept: "what do I do for a living?" asks about work, not home."""
+           (re.compile(r"\bcall (?:home|it home)\b", re.I), "live"),
+           (re.compile(r"\bhow old\b", re.I), "how"))
+"""Set phrases whose words belong to another concept: "what do I do for a living?" asks about work, not home;
+"how old is Tariq?" asks for a number, never the word "old"."""
 
 
 def plain_idioms(text: str) -> str:
