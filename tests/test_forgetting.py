@@ -214,6 +214,14 @@ def test_forgetting_a_slot_takes_every_value_of_the_users_own_and_nobody_elses(t
     assert "Porto" in alive and "five-a-side" in alive
 
 
+def test_forgetting_the_users_birthday_keeps_their_mums(tmp_path):
+    services = fake_services(tmp_path)
+    _told(services, "My birthday is 9 June.", "My mum's birthday is 3 May.")
+    services.writer.process("Please forget my birthday.", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "9 June" not in alive and "3 May" in alive
+
+
 @pytest.mark.parametrize(("told", "asked", "gone"), [
     ("I voted Green at the last election.", "Forget my politics please, I don't want that on record.", "voted Green"),
     ("We go to St Peter's church most Sundays.", "Please forget anything about my religion.", "church"),

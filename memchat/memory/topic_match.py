@@ -74,9 +74,11 @@ def about(topic: str, sentence: str) -> bool:
         return False  # "…my health": "I work as a nurse at the hospital" is no part of it
     if area and (slot := slot_of(sentence)) is not None and slot.name in AREA_SLOTS.get(area, ()):
         return True  # "I have type 1 diabetes": the health slot, whatever its words
-    if ((slot := slot_of(sentence)) is not None and slot.name in named_slots(topic)
-            and not concepts_in(sentence) & PEOPLE_CONCEPTS):  # "my address": not "my sister lives in Porto"
-        return True  # "where I work": "I'm a claims handler at Ping An", whatever its words
+    if named_slots(topic):  # "my birthday", "my address": the user's own, whatever its words
+        if concepts_in(sentence) & PEOPLE_CONCEPTS:
+            return False  # not "My mum's birthday is 3 May", not "my sister lives in Porto"
+        if (slot := slot_of(sentence)) is not None and slot.name in named_slots(topic):
+            return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
     story = topic_terms - people or topic_terms
     words = set(search_terms(sentence))
@@ -174,8 +176,8 @@ class TopicMatcher:
         found = set()
         for memory in self.memories.many(self.memories.by_attributes(slots, 500, ("active", "pending", "superseded"))
                                          ).values():
-            if memory.subject != "user":
-                continue
+            if memory.subject != "user" or concepts_in(memory.content) & PEOPLE_CONCEPTS:
+                continue  # "my birthday": not "The user's mum's birthday is 3 May" (a typed subject is the user's)
             found.add(memory.id)
             if memory.origin_id is not None:
                 found.add(memory.origin_id)
@@ -270,5 +272,7 @@ class TopicMatcher:
                 if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
+        own_slot = not area and bool(named_slots(topic))  # "my birthday": a sentence of the user's own must say it
         return [m for m in memories.values() if m.status in statuses
-                and not (area and _about_work(m.content, m.attribute))]  # an area is the user's own, not their work
+                and not (area and _about_work(m.content, m.attribute))  # an area is the user's own, not their work
+                and not (own_slot and not any(about(topic, s) for s in split_sentences(m.content)))]
