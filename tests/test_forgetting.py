@@ -222,6 +222,15 @@ def test_forgetting_the_users_birthday_keeps_their_mums(tmp_path):
     assert "9 June" not in alive and "3 May" in alive
 
 
+def test_a_sentence_that_gives_a_relatives_and_the_users_own_goes_with_the_users(tmp_path):
+    """Privacy first: "…and mine is 9 June" is the user's birthday, said in their mum's sentence."""
+    services = fake_services(tmp_path)
+    _told(services, "My mum's birthday is 3 May and mine is 9 June.", "My sister's birthday is 1 March.")
+    services.writer.process("Please forget my birthday.", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "9 June" not in alive and "1 March" in alive
+
+
 @pytest.mark.parametrize(("told", "asked", "gone"), [
     ("I voted Green at the last election.", "Forget my politics please, I don't want that on record.", "voted Green"),
     ("We go to St Peter's church most Sundays.", "Please forget anything about my religion.", "church"),

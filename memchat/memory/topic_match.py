@@ -75,7 +75,7 @@ def about(topic: str, sentence: str) -> bool:
     if area and (slot := slot_of(sentence)) is not None and slot.name in AREA_SLOTS.get(area, ()):
         return True  # "I have type 1 diabetes": the health slot, whatever its words
     if named_slots(topic):  # "my birthday", "my address": the user's own, whatever its words
-        if concepts_in(sentence) & PEOPLE_CONCEPTS:
+        if concepts_in(sentence) & PEOPLE_CONCEPTS and not _also_the_users(sentence):
             return False  # not "My mum's birthday is 3 May", not "my sister lives in Porto"
         if (slot := slot_of(sentence)) is not None and slot.name in named_slots(topic):
             return True  # "where I work": "I'm a claims handler at Ping An"
@@ -85,6 +85,17 @@ def about(topic: str, sentence: str) -> bool:
     if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
         return True
     return has_cjk(topic) and _cn_says(_cn_core(topic), sentence)
+
+
+_RELATIVE_PHRASE = re.compile(rf"\b(?:my|our|the user's|their)\s+(?:\w+\s+)?(?:{RELATIVES})(?:'s|’s)?"
+                              rf"|(?:我们|我|用户)的?(?:{CN_RELATIVES})", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|our|us|the user|their)\b|我|用户", re.IGNORECASE)
+
+
+def _also_the_users(sentence: str) -> bool:
+    """Whether a sentence about a relative also speaks of the user, once the relative's own phrase is set
+    aside: "My mum's birthday is 3 May and mine is 9 June" does, "My mum's birthday is 3 May" does not."""
+    return bool(_FIRST_PERSON.search(_RELATIVE_PHRASE.sub(" ", sentence)))
 
 
 def _cn_core(topic: str) -> str:
