@@ -17,6 +17,7 @@ from memchat.memory.asked_of_someone import asked_kind, says_nothing_of
     ("Is Dev married?", "partner"),
     ("Who is Jesse dating now?", "partner"),
     ("Where does Grandad Joe live?", "home"),
+    ("Where is Gwen living these days?", "home"),  # living somewhere, not for a living
     ("When was Timur's birthday party?", ""),  # the party, an occasion: not the date of birth
     ("When is Finn's school play?", ""),
     ("Who is Gwen?", ""),  # who they are: anything about them answers

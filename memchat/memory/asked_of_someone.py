@@ -45,13 +45,14 @@ KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bage\b|多大岁数|多大年纪|年纪多大|多少岁|几岁|岁数|(?<!有)多大了", re.I),
      re.compile(rf"\d|\b(?:{_NUMBER_WORDS})|\bage\b|\bturn(?:s|ed|ing)\b|\bborn\b|\byears? old\b|\bbaby\b|\btoddler\b"
                 r"|\bteen|\bretired\b|岁", re.I)),
-    ("work", re.compile(r"\bwork\b|\bjob\b|\bliving\b|\bprofession\b|\boccupation\b|\bcareer\b|\bemploy", re.I),
+    ("work", re.compile(r"\bwork\b|\bjob\b|\bfor a living\b|\bprofession\b|\boccupation\b|\bcareer\b|\bemploy", re.I),
      re.compile(r"(?<!user )\b(?:works|working|worked)\b|\bjob\b|\bcareer\b|\bprofession|\boffice\b|\bcompany\b|\bfirm\b|\bshift|\bboss\b|"
                 r"\bmanager\b|\bcolleague|\bretired\b|\bunemployed\b|\bstudent\b|\bteach|\bruns\b|\bowns\b|"
                 r"\b(?:drives|codes|designs|nurses|cooks|builds|sells|manages|trains|cleans|fixes|writes|serves)\b|"
                 r"(?:'s|’s|\bis) (?:at|in|with|for) (?-i:[A-Z])|"
                 r"\b(?:is|was|'s|’s|as) an? (?!lot\b|bit\b|few\b|little\b)\w+|上班|工作", re.I)),
-    ("home", re.compile(r"\bwhere (?:does|do|did) \w+(?: \w+)? (?:live|stay)\b|\blives?\b.*\bwhere\b|\baddress\b", re.I),
+    ("home", re.compile(r"\bwhere (?:does|do|did) \w+(?: \w+)? (?:live|stay)\b|\bwhere(?:'s| is) \w+(?: \w+)? (?:living|"
+                        r"staying|based)\b|\blives?\b.*\bwhere\b|\baddress\b", re.I),
      re.compile(r"\bliv(?:e|es|ed|ing)\b|\bmoved\b|\bhouse\b|\bflat\b|\bhome\b|\baddress\b|\bbased\b|\bfrom\b|"
                 r"\bin (?-i:[A-Z])\w+|住|搬|老家", re.I)),
 )
