@@ -214,21 +214,17 @@ def test_forgetting_a_slot_takes_every_value_of_the_users_own_and_nobody_elses(t
     assert "Porto" in alive and "five-a-side" in alive
 
 
-def test_forgetting_the_users_birthday_keeps_their_mums(tmp_path):
+@pytest.mark.parametrize(("told", "kept"), [
+    (["My birthday is 9 June.", "My mum's birthday is 3 May."], "3 May"),
+    # privacy first: "…and mine is 9 June" is the user's birthday, said in their mum's sentence
+    (["My mum's birthday is 3 May and mine is 9 June.", "My sister's birthday is 1 March."], "1 March"),
+])
+def test_forgetting_the_users_birthday_keeps_a_relatives_said_on_its_own(tmp_path, told, kept):
     services = fake_services(tmp_path)
-    _told(services, "My birthday is 9 June.", "My mum's birthday is 3 May.")
+    _told(services, *told)
     services.writer.process("Please forget my birthday.", session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
-    assert "9 June" not in alive and "3 May" in alive
-
-
-def test_a_sentence_that_gives_a_relatives_and_the_users_own_goes_with_the_users(tmp_path):
-    """Privacy first: "…and mine is 9 June" is the user's birthday, said in their mum's sentence."""
-    services = fake_services(tmp_path)
-    _told(services, "My mum's birthday is 3 May and mine is 9 June.", "My sister's birthday is 1 March.")
-    services.writer.process("Please forget my birthday.", session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert "9 June" not in alive and "1 March" in alive
+    assert "9 June" not in alive and kept in alive
 
 
 @pytest.mark.parametrize(("told", "asked", "gone"), [

@@ -58,6 +58,9 @@ KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
+_EVIDENCE = {kind: says for kind, _, says in KINDS}
+
+
 def asked_kind(question: str) -> str:
     """The kind of thing a question asks about the person it names, or "" (it asks who they are)."""
     return next((kind for kind, asks, _ in KINDS if asks.search(question)), "")
@@ -66,7 +69,7 @@ def asked_kind(question: str) -> str:
 def says_no_age(content: str) -> str:
     """An age question about anyone ("How old is my daughter?", "我妈多大岁数了？") is answered only by a memory
     that holds a number or an age word; "Mild asthma since the user was a kid" holds neither."""
-    return "" if next(says for k, _, says in KINDS if k == "age").search(content) else "says no age"
+    return "" if _EVIDENCE["age"].search(content) else "says no age"
 
 
 def says_nothing_of(kind: str, name: str, content: str) -> str:
@@ -75,8 +78,7 @@ def says_nothing_of(kind: str, name: str, content: str) -> str:
     A surname is the name followed by another ("Priyanka Shah")."""
     if not kind or not name or not re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE):
         return ""
-    evidence = next(says for k, _, says in KINDS if k == kind)
-    if evidence.search(content):
+    if _EVIDENCE[kind].search(content):
         return ""
     if kind == "surname" and re.search(rf"\b{re.escape(name)}\s+(?-i:[A-Z])[a-z]+", content):
         return ""

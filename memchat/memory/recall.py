@@ -402,8 +402,9 @@ class Recaller:
         # and what does my husband do?": the user's job, and the husband's)
         slot_asks = [(slots_asked(part), asked_about(part)) for part in parts] or [(asked, person)]
         named = "" if parts else asked_name(query)
-        kind = asked_kind(query) if named else ""
-        ages_asked = not parts and not named and asked_kind(query) == "age"  # of the user, a relative: a number
+        asked_of = "" if parts else asked_kind(query)
+        kind = asked_of if named else ""
+        ages_asked = not parts and not named and asked_of == "age"  # of the user, a relative: a number
         relative = "" if parts or named else relative_asked(query)
         open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):

@@ -74,10 +74,10 @@ def about(topic: str, sentence: str) -> bool:
         return False  # "…my health": "I work as a nurse at the hospital" is no part of it
     if area and (slot := slot_of(sentence)) is not None and slot.name in AREA_SLOTS.get(area, ()):
         return True  # "I have type 1 diabetes": the health slot, whatever its words
-    if named_slots(topic):  # "my birthday", "my address": the user's own, whatever its words
+    if slots := named_slots(topic):  # "my birthday", "my address": the user's own, whatever its words
         if concepts_in(sentence) & PEOPLE_CONCEPTS and not _also_the_users(sentence):
             return False  # not "My mum's birthday is 3 May", not "my sister lives in Porto"
-        if (slot := slot_of(sentence)) is not None and slot.name in named_slots(topic):
+        if (slot := slot_of(sentence)) is not None and slot.name in slots:
             return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
     story = topic_terms - people or topic_terms
@@ -233,9 +233,10 @@ class TopicMatcher:
                                                                          any(p in t for p in _CN_PEOPLE)}
         parts = topic_parts(topic)
         area = sensitive_area(topic)
+        slots = [] if area else named_slots(topic)
         if area:  # "everything about my health": all of it, however it was said
             found |= self._in_area(area)
-        elif slots := named_slots(topic):  # "where I work": every value of the slot, however it was said
+        elif slots:  # "where I work": every value of the slot, however it was said
             found |= self._in_slots(slots)
         things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
         for part in parts:
@@ -283,7 +284,8 @@ class TopicMatcher:
                 if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
         memories = self.memories.many(sorted(found))
-        own_slot = not area and bool(named_slots(topic))  # "my birthday": a sentence of the user's own must say it
+        # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
+        # of the user's own must say it
         return [m for m in memories.values() if m.status in statuses
-                and not (area and _about_work(m.content, m.attribute))  # an area is the user's own, not their work
-                and not (own_slot and not any(about(topic, s) for s in split_sentences(m.content)))]
+                and not (area and _about_work(m.content, m.attribute))
+                and not (slots and not any(about(topic, s) for s in split_sentences(m.content)))]
