@@ -231,3 +231,68 @@ def test_concepts_found_are_those_a_scan_of_every_pattern_finds(text):
              if c.en is not None and c.en.search(stemmed) or c.zh_pattern is not None and c.zh_pattern.search(text)}
     assert concepts_in(text) == every
     assert every or not text
+
+
+@pytest.mark.parametrize(("question", "relations"), [
+    ("How old is my daughter?", {"daughter"}),
+    ("What's my mum's first name?", {"mother"}),
+    ("Where does my brother live?", {"brother"}),
+    ("我老公在哪上班？", {"husband"}),
+    ("What does my girlfriend do?", {"spouse"}),
+    ("Who is my brother-in-law?", set()),  # asks who: the answer names them some other way
+    ("Who's the father of my children?", set()),
+    ("What was my mother tongue as a child?", set()),  # a language, not a mother
+])
+def test_the_relative_whose_attribute_a_question_asks(question, relations):
+    from memchat.memory.recall import relatives_asked
+    assert relatives_asked(question) == relations
+
+
+PEOPLE = {"daughter": [frozenset({"isla"})], "child": [frozenset({"isla"}), frozenset({"callum"})],
+          "mother": [frozenset({"huia"})], "parent": [frozenset({"huia"})]}
+
+
+@pytest.mark.parametrize(("question", "memory", "verdict"), [
+    ("What's my mum's name?", "The user's daughter Isla is 20.", "names no mother of yours"),
+    ("What's my mum's name?", "Mum's flower shop is doing well.", "names no mother of yours"),
+    ("What's my mum's name?", "Huia turned 60 on Sunday.", ""),
+    ("What's my mum's name?", "Had a lovely walk by the river.", ""),  # of no one: left to relevance
+    ("How old is my daughter?", "The user's mom Graciela turns 70 in November.", "says nothing of your daughter"),
+    ("How old is my daughter?", "Isla is 20 and at uni.", ""),
+    ("What's my son's name?", "Callum is 17, still at school.", ""),  # a child the store knows
+    ("Where does my brother live?", "Tomasz is moving to Leeds.", ""),  # someone the store has not placed
+    ("Where does my brother live?", "The user's daughter Isla lives in Glasgow.", "says nothing of your brother"),
+    ("我老公在哪上班？", "五菱宏光上周六卖了。", ""),
+    ("What's my brother's wife called?", "The user's older brother Thabo is a chef.", "says nothing of a spouse of theirs"),
+    ("What's my brother's wife called?", "Thabo's wife Lerato is a nurse.", ""),
+])
+def test_a_memory_that_speaks_of_another_relative_does_not_answer(question, memory, verdict):
+    from memchat.memory.recall import relatives_asked, speaks_of_none
+    known = ["Isla", "Callum", "Huia"]
+    assert speaks_of_none(relatives_asked(question), question, memory, PEOPLE, known) == verdict
+
+
+def test_a_named_person_the_store_knows_is_met_only_by_their_relation_word():
+    from memchat.memory.recall import not_about
+    assert not_about("Zanele", "The user met at a friend's wedding last month.", frozenset({"daughter", "child"})) \
+        == "not about Zanele"
+    assert not_about("Zanele", "Took the kids to the aquarium.", frozenset({"daughter", "child"})) == ""
+    assert not_about("Zanele", "Her birthday is in June.", frozenset({"daughter", "child"})) == ""
+    assert not_about("Zanele", "The user met at a friend's wedding last month.") == "", "unknown: a friend may be her"
+
+
+def test_one_ball_game_is_not_another_but_any_is_a_sport():
+    assert near_miss("Which rugby team do I support?", "I play five-a-side soccer on Sundays.") == \
+        "about football, not rugby"
+    assert near_miss("What sport do I play?", "I play five-a-side soccer on Sundays.") == ""
+    assert near_miss("Which football team do I support?", "I play five-a-side soccer on Sundays.") == ""
+
+
+def test_a_class_unnamed_in_the_lexicons_words_may_still_have_been_told():
+    """"What instrument do I play?" over "I play the charango": the lexicon cannot list every instrument, so
+    no instrument word in the store is no sign. A cat is a particular thing: no cat word is."""
+    from memchat.memory.recall import UNSEEN_WEIGHT, never_told
+    from memchat.memory.concepts import concept_key
+    unseen = {concept_key("instrument"): UNSEEN_WEIGHT, concept_key("cat"): UNSEEN_WEIGHT}
+    assert never_told("What instrument do I play?", unseen) == ""
+    assert never_told("What's my cat called?", unseen) == "never mentioned: cat"

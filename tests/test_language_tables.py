@@ -135,6 +135,36 @@ def test_before_i_forget_is_not_a_request():
     assert forget_topic("I'll book the hotel tonight before I forget.") is None
 
 
+@pytest.mark.parametrize("text", ["Forgot to mention, I started a new job at Arup.", "Oh I totally forgot, my mum is visiting.",
+                                  "I forgot my keys again."])
+def test_the_users_own_forgetting_is_no_request(text):
+    """"Forgot to mention, …" once read as "forget 'to mention'" and took every memory with that word."""
+    assert forget_topic(text) is None
+
+
+def test_a_misspelt_request_still_is_one():
+    assert forget_topic("Please forgot about my ex.") == "my ex"
+
+
+@pytest.mark.parametrize(("text", "stored"), [
+    ("side note I absolutely HATE coriander, tastes like soap", "The user absolutely hates coriander, tastes like soap."),
+    ("Side note: I hate coriander.", "The user hates coriander."),
+    ("Unrelated, but I'm allergic to cats.", "The user is allergic to cats."),
+    ("PS I moved to Leeds last week.", "The user moved to Leeds last week."),
+    ("Forgot to mention, I started a new job at Arup.", "The user started a new job at Arup."),
+    ("Random thought: I really miss playing the piano.", "The user really misses playing the piano."),
+    ("I genuinely hate early mornings.", "The user genuinely hates early mornings."),
+    ("I REALLY LOVE jazz", "The user really loves jazz."),
+    ("I do like a good curry.", "The user does like a good curry."),
+    ("我真的很喜欢吃火锅", "用户真的很喜欢吃火锅。"),
+])
+def test_an_aside_or_an_intensifier_keeps_the_fact_and_the_grammar(text, stored):
+    """Asides ("side note", "PS", "forgot to mention") carry no fact; words between the subject and its verb
+    ("absolutely", "genuinely") change nothing of it, and the verb still agrees."""
+    draft = draft_from_sentence(strip_markers(normalise(text)), session_id=None, message_id=None)
+    assert draft is not None and draft.content == stored
+
+
 def test_questions_find_their_slots_and_compound_questions_split():
     assert "home" in slots_asked("Where do I live?")
     assert "pet" in slots_asked("What pet do I have?")

@@ -123,3 +123,33 @@ def test_chinese_surnames_that_look_like_time_words_are_names():
     people = named_relations(["新公司组长是周敏。", "女儿明明今年六岁。"])
     assert people["boss"] == {"周敏"} and people["daughter"] == {"明明"}
     assert "work" not in people, "an area of life names no one"
+
+
+@pytest.mark.parametrize("said, relation, name", [
+    ("My sister's name is Ana.", "sister", "Ana"),
+    ("Mum's name is Huia.", "mother", "Huia"),
+    ("My husband's called Yerlan.", "husband", "Yerlan"),
+    ("Dad (Peter) is retired.", "father", "Peter"),
+    ("My husband (Dave) is a chef.", "husband", "Dave"),
+    ("Dave's my husband.", "husband", "Dave"),
+    ("The user has a sister called Ana.", "sister", "Ana"),
+    ("My parents are Huia and Rangi.", "parent", "Rangi"),
+    ("Rhona and me have been together 22 years.", "spouse", "Rhona"),
+    ("I've been with Sam since uni.", "spouse", "Sam"),
+    ("My boyfriend's name is Sam.", "spouse", "Sam"),
+    ("My grandson Alfie starts school.", "grandchild", "Alfie"),
+    ("我媳妇儿叫王芳。", "wife", "王芳"),
+    ("我的女儿名叫小雨。", "daughter", "小雨"),
+    ("我妈叫王丽。", "mother", "王丽"),
+    ("弟媳叫林悦，是他研究生同学。", "in-law", "林悦"),
+])
+def test_more_ways_of_saying_who_is_who(said, relation, name):
+    from memchat.memory.people import named_relations
+    assert name in named_relations([said]).get(relation, set())
+
+
+@pytest.mark.parametrize("said", ["My mum is pretty tired.", "Dad is Irish.", "我妈还住在那边。", "我老公姓陈。",
+                                  "Then I had been with Work for a year."])
+def test_a_relation_beside_no_name_names_no_one(said):
+    from memchat.memory.people import named_relations
+    assert named_relations([said]) == {}

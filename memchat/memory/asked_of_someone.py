@@ -73,16 +73,17 @@ def says_no_age(content: str) -> str:
 
 
 def says_nothing_of(kind: str, name: str, content: str) -> str:
-    """"names Nomsa, says nothing of her work": a memory that names the person asked about and holds nothing
-    of the kind asked. Empty when it holds something of it, does not name them, or nothing particular is asked.
-    A surname is the name followed by another ("Priyanka Shah")."""
-    if not kind or not name or not re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE):
+    """"says nothing of the work asked of Nomsa": a memory that holds nothing of the kind asked about the person
+    the question names. Whether it is about them at all is `recall.not_about`'s call ("took the kids to
+    uShaka" may be about Zanele; it says nothing of her birthday). Empty when it holds something of the kind,
+    or nothing particular is asked. A surname is the name followed by another ("Priyanka Shah")."""
+    if not kind or not name:
         return ""
     if _EVIDENCE[kind].search(content):
         return ""
     if kind == "surname" and re.search(rf"\b{re.escape(name)}\s+(?-i:[A-Z])[a-z]+", content):
         return ""
-    return f"names {name}, says nothing of the {kind} asked"
+    return f"says nothing of the {kind} asked of {name}"
 
 
 _NOT_AN_AGE = r"(?!\s*(?:am|pm|%|:|/|\.\d|kg|km|k\b|mins?|minutes|hours|days|weeks|months|miles|quid|pounds|grand|times|x\b))"

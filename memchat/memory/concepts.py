@@ -32,7 +32,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("child", "family", "child|children|kid|kids|little one|little ones|孩子|小孩|娃|子女"),
     ("son", "child", "son|lad|boy|儿子|小子"),
     ("daughter", "child", "daughter|girl|lass|女儿|闺女"),
-    ("spouse", "family", "spouse|partner|other half|husband|wife|hubby|missus|significant other|爱人|另一半|对象|伴侣"),
+    ("spouse", "family", "spouse|partner|other half|husband|wife|hubby|missus|significant other|girlfriend|boyfriend|gf|bf|fiance|fiancee|fiancé|fiancée|男朋友|女朋友|未婚夫|未婚妻|爱人|另一半|对象|伴侣"),
     ("husband", "spouse", "husband|hubby|老公|丈夫|先生"),
     ("wife", "spouse", "wife|missus|老婆|妻子|媳妇|太太"),
     ("sibling", "family", "sibling|siblings|兄弟姐妹"),
@@ -42,6 +42,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                          "daughter-in-law|妹夫|姐夫|嫂子|弟媳|公公|婆婆|岳父|岳母|丈母娘|老丈人"),
     ("grandparent", "family", "grandparent|grandparents|grandma|grandmother|granny|nan|grandpa|grandfather|"
                               "奶奶|爷爷|外婆|外公|姥姥|姥爷"),
+    ("grandchild", "family", "grandchild|grandchildren|grandkid|grandkids|grandson|granddaughter|孙子|孙女|外孙|外孙女"),
     # work
     ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|"
                    "工作|上班|公司|单位|职业|工作室"),
@@ -132,8 +133,16 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("cycling", "sport", "cycling|cyclist|ride|骑行"),
     ("hiking", "sport", "hike|hiking|hillwalking|trek|trekking|climb|climbing|徒步|爬山|登山"),
     ("yoga", "sport", "yoga|pilates|瑜伽|普拉提"),
-    ("ball games", "sport", "football|soccer|five-a-side|futsal|rugby|netball|basketball|volleyball|hockey|cricket|"
-                            "baseball|handball|lacrosse|足球|篮球|排球|踢球"),
+    ("ball games", "sport", "ball game|ball games|team sport|team sports|handball|lacrosse|球类"),
+    ("football", "ball games", "football|soccer|five-a-side|futsal|足球|踢球"),
+    ("rugby", "ball games", "rugby|橄榄球"),
+    ("netball", "ball games", "netball"),
+    ("basketball", "ball games", "basketball|篮球"),
+    ("volleyball", "ball games", "volleyball|排球"),
+    ("hockey", "ball games", "hockey|ice hockey|冰球|曲棍球"),
+    ("cricket", "ball games", "cricket|板球"),
+    ("baseball", "ball games", "baseball|softball|棒球|垒球"),
+    ("racket sports", "sport", "tennis|badminton|squash|padel|table tennis|ping pong|pickleball|网球|羽毛球|乒乓球|壁球"),
     ("music", "pastime", "music|instrument|instruments|play|band|choir|音乐|乐器|乐队|合唱"),
     ("instrument", "music", "instrument|instruments|乐器|民乐|西洋乐"),
     ("guitar", "instrument", "guitar|guitars|吉他"),
@@ -259,8 +268,8 @@ def meets(asked: str, said: str) -> bool:
 _KIN = (r"(?:(?:late|old|new|little|big|older|younger|twin)\s+)?(?:mum|mom|mother|mam|dad|father|parents|brothers?|"
         r"sisters?|sons?|daughters?|kids?|children|wife|husband|partner|girlfriend|boyfriend|gran|granny|grandma|"
         r"grandmother|grandad|grandpa|grandfather|grandparents|aunt|auntie|uncle|cousins?|niece|nephew|family|twins|"
-        r"baby|in-laws)\b")
-_ZH_KIN = r"(?:妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|老婆|老公|孩子)"
+        r"baby|in-laws|siblings?|brother-in-law|sister-in-law|fianc[eé]e?)\b")
+_ZH_KIN = r"(?:妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|老婆|老公|孩子|女朋友|男朋友|对象|媳妇)"
 _OTHERS_KIN = re.compile(
     rf"\b(?:his|her|their|(?-i:[A-Z][a-z]+)(?:'s|’s))\s+{_KIN}|(?:他|她|他们|她们|[\u4e00-\u9fff]{{1,3}}(?<!我)的)(?:的)?{_ZH_KIN}",
     re.IGNORECASE,
@@ -268,6 +277,17 @@ _OTHERS_KIN = re.compile(
 _MY_KIN = re.compile(r"\b(?:my|our)\b|我", re.IGNORECASE)
 _KIN_OF_KIN = re.compile(rf"(?:'s|’s)\s+{_KIN}|的{_ZH_KIN}", re.IGNORECASE)
 """A question about a relative's relative ("my sister's husband", 我姐姐的老公): someone else's, asked for."""
+
+
+def kin_of_others(text: str, *, question: bool = False) -> frozenset[str]:
+    """The relations a text gives someone else ("Rhona's sister Kirsty", "his wife", 儿子的女朋友) or, in a
+    question, asks for ("my brother's wife", 我姐姐的老公)."""
+    phrases = (_KIN_OF_KIN if question else _OTHERS_KIN).findall(text)
+    kin = [m.group(0) for phrase in phrases if (m := _LAST_KIN.search(phrase))]
+    return frozenset(c for word in kin for c in concepts_in(word) if c in PEOPLE_CONCEPTS)
+
+
+_LAST_KIN = re.compile(rf"(?:\b{_KIN}|{_ZH_KIN})$", re.IGNORECASE)
 
 
 def own_kin_only(query: str, content: str) -> str:

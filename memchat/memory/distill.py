@@ -37,9 +37,12 @@ _NAMED_POSSESSIVE = re.compile(r"^\s*([A-Z][a-z]+)(?<!ing)'s (?!been\b|got\b|gon
 HEDGED_CONFIDENCE = 0.45
 """Confidence of a statement the user is unsure of ("maybe", "I think"): it cannot overwrite a firm one."""
 
-LIKES = re.compile(r"^\s*(?:i|we)\s+(?:really |absolutely |just |still |also )?(?:love|like|enjoy|prefer|hate|"
+INTENSIFIERS = (r"(?:(?:now|also|usually|always|never|still|really|mostly|often|sometimes|just|only|actually|totally|"
+                r"genuinely|seriously|honestly|truly|definitely|absolutely|do|kind of|kinda|sort of|\w+ly) )")
+"""Words between a subject and its verb that change nothing of what is said ("I absolutely HATE coriander")."""
+LIKES = re.compile(rf"^\s*(?:i|we)\s+{INTENSIFIERS}{{0,2}}(?:love|like|enjoy|prefer|hate|"
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
-CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较)?(?:喜欢|爱|讨厌|受不了)")
+CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较|真的|挺|非常|超|蛮|相当|真心)*(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|"
     r"traded (?:\w+ )*?in for|now(?=\W*$)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
@@ -145,12 +148,14 @@ _SWAPS = [
     (r"\bmine\b", "the user's"), (r"\bours\b", "the user's"), (r"\bmyself\b", "the user"), (r"\bourselves\b", "the user"),
 ]
 _VERB_3RD = re.compile(
-    r"\bthe user ((?:now|also|usually|always|never|still|really|mostly|often|sometimes|just|only|actually) )?"
+    rf"\bthe user ({INTENSIFIERS}{{0,2}})"
     r"(live|work|love|like|prefer|hate|enjoy|drink|eat|play|speak|own|drive|have|want|use|go|cycle|run|swim|need|"
     r"study|plan|travel|wake|get|visit|dislike|take|read|watch|listen|teach|ride|walk|commute|learn|do|keep|sing|"
     r"paint|cook|bake|hike|climb|fish|train|do|carry|miss|know|think|feel|try|hope|spend|help|look|make|call|"
     r"start|begin|finish|leave|move|report|manage|lead|rent|share|stay|pay|earn|owe|save|support|volunteer|coach|"
-    r"write|draw|knit|sew|surf|ski|dance|row|sail|jog|meditate|attend|belong|fly|care|mean|wish|worry|buy|sell)\b"
+    r"write|draw|knit|sew|surf|ski|dance|row|sail|jog|meditate|attend|belong|fly|care|mean|wish|worry|buy|sell|"
+    r"adore|loathe|detest|despise|can't stand)\b",
+    re.IGNORECASE,
 )
 
 
@@ -161,7 +166,9 @@ def third_person(clause: str) -> str:
         text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
 
     def conjugate(match: re.Match[str]) -> str:
-        adverb, verb = match.group(1) or "", match.group(2)
+        adverb, verb = (match.group(1) or "").lower(), match.group(2).lower()
+        if verb == "can't stand" or re.search(r"\bdo $", adverb):  # "the user does like jazz"
+            return "the user " + re.sub(r"\bdo $", "does ", adverb) + verb
         third = {"have": "has", "do": "does", "go": "goes"}.get(verb)
         if third is None and re.search(r"[^aeiou]y$", verb):  # study → studies, carry → carries
             third = verb[:-1] + "ies"

@@ -78,10 +78,11 @@ _NOT_A_REQUEST = re.compile(
     r"(?:the\s+|all\s+the\s+|those\s+|these\s+|your\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
     r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
     r"^\s*(?:how|what|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
-    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b",
+    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b|\bforgot to\b|\bi (?:totally |completely |almost |nearly )?forgot\b",
     re.IGNORECASE,
 )
-"""'How do I delete…', 'I always forget my keys', '周末只想忘掉工作': the words, but not a request to us."""
+"""'How do I delete…', 'I always forget my keys', 'Forgot to mention, …', '周末只想忘掉工作': the words, but not a
+request to us."""
 
 _EN_CONTAINER = re.compile(
     r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*"

@@ -169,14 +169,33 @@ def introduction(relation: str, name: str) -> str:
 _NAMED_RELATION = (
     re.compile(rf"\b(?:the user's|my|our) (?:\w+ )?({RELATIVE_WORDS})s?,? (?:is |was |are )?(?:called |named )?"
                r"((?-i:[A-Z][a-z]{2,})(?: and (?-i:[A-Z][a-z]{2,}))?)\b", re.IGNORECASE),
-    re.compile(rf"\b((?-i:[A-Z][a-z]{{2,}})),? (?:is |was )?(?:the user's|my|our) (?:\w+ )?({RELATIVE_WORDS})\b",
+    re.compile(rf"\b((?-i:[A-Z][a-z]{{2,}})),?(?: is| was|'s|’s)? (?:the user's|my|our) (?:\w+ )?({RELATIVE_WORDS})\b",
                re.IGNORECASE),
+    re.compile(rf"(?:\b(?:the user's|my|our) (?:\w+ )?|^\s*|[.!?]\s+)({RELATIVE_WORDS}|parents)(?:'s|’s) (?:name is |name's |"
+               r"name was |called |named |is called |is named )((?-i:[A-Z][a-z]{2,})(?: and (?-i:[A-Z][a-z]{2,}))?)\b",
+               re.IGNORECASE),
+    re.compile(rf"(?:^\s*|[.!?]\s+)({RELATIVE_WORDS}) (?:\(|is called |is named |is )((?-i:[A-Z][a-z]{{2,}}))\b", re.IGNORECASE),
+    re.compile(rf"\b(?:has|have|'ve got|has got|have got) (?:a|an|one) (?:\w+ )?({RELATIVE_WORDS}) (?:called|named) "
+               r"((?-i:[A-Z][a-z]{2,}))\b", re.IGNORECASE),
+    re.compile(r"\b(?:the user's|my|our) (parents) (?:are|were) ((?-i:[A-Z][a-z]{2,}) and (?-i:[A-Z][a-z]{2,}))\b", re.IGNORECASE),
+    re.compile(rf"\b(?:the user's|my|our) (?:\w+ )?({RELATIVE_WORDS}) \(((?-i:[A-Z][a-z]{{2,}}))\)", re.IGNORECASE),
 )
-_CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长)"
-                                r"(?:是|叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
+"""A relation and the name it goes by: "my son Kai", "Rhona is my partner", "My sister's name is Ana", "Mum's
+called Huia", "Dad (Peter)", "The user has a sister called Ana", "My parents are Huia and Rangi"."""
+_COUPLE = re.compile(
+    r"\b((?-i:[A-Z][a-z]{2,})) and (?:I|me|the user)(?: have| had|'ve)? (?:been (?:together|married|dating|engaged)|"
+    r"got (?:married|engaged)|live together|moved in together)\b"
+    r"|\b(?:I|the user)(?: have| has|'ve)? been (?:with|married to|dating|engaged to) ((?-i:[A-Z][a-z]{2,}))\b",
+    re.IGNORECASE,
+)
+"""A couple said without a relation word: "Rhona and me have been together 22 years", "I've been with Sam since uni"."""
+_CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长|"
+                                r"弟媳|嫂子|姐夫|妹夫|儿媳|女婿|公公|婆婆|岳父|岳母|外公|外婆|爷爷|奶奶|孙子|孙女|外孙|侄子|侄女|外甥|表哥|表姐|表弟|表妹|"
+                                r"(?<=[我老])(?:妈|爸|弟|哥|姐|妹)(?=叫|是|名叫))儿?"
+                                r"(?:是|叫|名叫|小名叫|大名叫|名字叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
 _NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "还是", "也是", "不在", "没有", "这个", "那个"})
 _CN_TIME_OR_WORD = re.compile(r"^(?:今天|昨天|明天|前天|后天|上个?月|下个?月|这个?月|上周|下周|这周|每天|去年|今年|明年|刚才|刚刚|"
-                              r"现在|最近|以前|之前|后来|那天|这天|平时)|^[又也都还就才不没很太最要会在把被给让]")
+                              r"现在|最近|以前|之前|后来|那天|这天|平时)|^[又也都还就才不没很太最要会在把被给让姓]")
 """Not a name: a time word or an adverb after the relation ("领导今天说…", "儿子上个月…"); 周敏, 明明 and 林月 are."""
 
 
@@ -200,13 +219,17 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
     for text in texts:
         for shape in _NAMED_RELATION:
             for match in shape.finditer(text):
-                relation, name = (match.group(1), match.group(2)) if shape is _NAMED_RELATION[0] else (
-                    match.group(2), match.group(1))
+                relation, name = (match.group(2), match.group(1)) if shape is _NAMED_RELATION[1] else (
+                    match.group(1), match.group(2))
                 names = [n for n in name.split(" and ") if n not in _NOT_A_NAME]
                 if names:
                     add(relation.lower(), " and ".join(names))
         for roster in rosters(text):
             add(roster.relation, roster.names)
+        for match in _COUPLE.finditer(text):
+            name = match.group(1) or match.group(2)
+            if name not in _NOT_A_NAME:
+                add("partner", name)
         for match in _CN_NAMED_RELATION.finditer(text):
             if match.group(2) not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(match.group(2)):
                 add(match.group(1), match.group(2))

@@ -27,11 +27,15 @@ from memchat.memory.concepts import (
     CONCEPTS,
     DOMAINS,
     FAMILY_WORDS,
+    PEOPLE_CONCEPTS,
     ancestors,
     concept_key,
+    concept_overlap,
     concepts_in,
     index_words,
+    kin_of_others,
     near_miss,
+    own_kin_only,
 )
 from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event, providers_asked
 from memchat.memory.endings import STUDY_DONE, ends_study, retired_terms
@@ -122,14 +126,20 @@ def asked_name(query: str) -> str:
     return names.pop() if len(names) == 1 else ""
 
 
-def not_about(name: str, content: str) -> str:
+_PRONOUN = re.compile(r"\b(?:she|he|her|his|him|they|them|their)\b|她|他", re.IGNORECASE)
+
+
+def not_about(name: str, content: str, relations: frozenset[str] = frozenset()) -> str:
     """"not about Rhona": a question about a named person, and a memory that neither names them nor
-    speaks of anyone else (a relation word or a pronoun could be them: "my partner is a nurse", "her
-    birthday is in May").
+    speaks of anyone who could be them: a pronoun ("Her birthday is in May"), a relation word (“my partner
+    is a nurse”) or a pet. Once the store knows who they are to the user (`relations`: Zanele is a
+    daughter), only a word for that relation could be them: "met at a friend's wedding" is not about Zanele.
     The user's own job is no answer to "What does Rhona do for work?"."""
     if not name or re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE):
         return ""
-    if _SOMEONE.search(content):
+    if not relations and _SOMEONE.search(content):
+        return ""
+    if relations and (_PRONOUN.search(content) or concept_overlap(relations, concepts_in(content))):
         return ""
     return f"not about {name}"
 
@@ -154,6 +164,70 @@ def not_theirs(relative: str, memory: Memory, names: Sequence[str]) -> str:
     return f"not about your {relative}"
 
 
+_OF_A_RELATIVE = re.compile(
+    rf"\bmy ({RELATIVES})(?:'s|’s)\s|\b(?:is|was|does|did|has|had|are|were|do)\s+my ({RELATIVES})\b(?! tongue| language)"
+    rf"|我的?({CN_RELATIVES})(?:的|在|做|干|叫|多大|几岁|住|是做|是干|生日|身体)",
+    re.IGNORECASE,
+)
+_WHO_IS = re.compile(rf"^\s*who(?:'s|’s| is| was| are)\s+my ({RELATIVES})\s*\??\s*$|^\s*我的?({CN_RELATIVES})是谁", re.IGNORECASE)
+
+
+def relatives_asked(query: str) -> frozenset[str]:
+    """The relations whose own attribute a question asks for ("How old is my daughter?", "What's my mum's
+    name?", "我老公在哪上班？"): a memory that speaks of none of them cannot answer it. Not "Who is my
+    brother-in-law?": that asks who, and the answer names them some other way ("Fenna's husband Bram")."""
+    if _WHO_IS.search(query):
+        return frozenset()
+    words = [g for m in _OF_A_RELATIVE.finditer(query) for g in m.groups() if g]
+    return frozenset(c for w in words for c in concepts_in(w) if c in PEOPLE_CONCEPTS) & concepts_in(query)
+
+
+_NAME_ASKED = re.compile(
+    rf"\bmy (?:\w+ )?(?:{RELATIVES})(?:'s|’s)? (?:first |full |real )?(?:name|called|named)\b"
+    rf"|\bname of my (?:\w+ )?(?:{RELATIVES})\b(?!'s|’s)|我的?(?:{CN_RELATIVES})(?:叫|的名字|名字)",
+    re.IGNORECASE,
+)
+"""A question for the relative's own name ("What's my mum's name?", "What's my son called?", 我女儿叫什么), not for
+a thing of theirs ("What's the name of my son's school?")."""
+_CALLED = re.compile(r"\b(?:called|named|name is|name's)\b|叫|名字", re.IGNORECASE)
+_PERSON_SAID = re.compile(r"\b((?-i:[A-Z][a-z]{2,}))(?:'s|’s| is| was| has| had| says| said| turned| turns| and (?:I|me)\b)")
+"""A name said of someone ("Callum is 17", "Rhona and me have been together"): maybe a relative the store
+has not named."""
+
+
+def speaks_of_none(relations: frozenset[str], query: str, content: str, people: dict[str, list[frozenset[str]]],
+                   known: Sequence[str] = ()) -> str:
+    """"says nothing of your mother": the question asks about the user's mother and the memory names no
+    mother (nor a parent word just above), by no word and by no name the store gives her, nor anyone the
+    store has not placed ("Callum is 17" may be the son nobody called a son). Another's relative ("his mum
+    Siobhan") is not the user's. A Chinese memory, whose names the store cannot tell from other words, is
+    out only when it speaks of other relatives and not of this one."""
+    if not relations:
+        return ""
+    theirs = kin_of_others(query, question=True)  # "my brother's wife": the memory must give someone a wife, not the user
+    if theirs and not concept_overlap(theirs, kin_of_others(content)):
+        return f"says nothing of a {sorted(theirs)[0]} of theirs"
+    text = own_kin_only(query, content)
+    said, present = concepts_in(text), term_set(text)
+    unplaced = [n for n in _PERSON_SAID.findall(text) if n not in NOT_NAMES and n not in known and not concepts_in(n)]
+    for relation in sorted(relations):
+        if theirs:
+            break  # the relative's name is not the one asked
+        broader = CONCEPTS[relation].parent  # "my daughter" among "two kids: Zanele and Sipho"
+        names = people.get(relation) or (people.get(broader, []) if broader in FAMILY_WORDS else [])
+        named_here = any(t & present if any(map(has_cjk, t)) else t <= present for t in names)  # 秀兰 is 刘秀兰
+        speaks = named_here or bool(concept_overlap(frozenset({relation}), said))
+        of_someone = bool(said & PEOPLE_CONCEPTS) or any(re.search(rf"\b{re.escape(n)}\b", text) for n in known)
+        if _NAME_ASKED.search(query):  # "What's my mum's name?": a name the store gives her, or one said here
+            if named_here or not names and (speaks or unplaced) or not of_someone:
+                continue
+            return f"names no {relation} of yours"
+        if speaks or not of_someone or unplaced and not names:
+            continue  # of this relative, of no one in particular, or of someone the store has not placed
+        return f"says nothing of your {relation}"
+    return ""
+
+
 def name_terms(name: str) -> frozenset[str]:
     """The index terms a memory holds when it names this person ("刘秀兰" → 刘秀, 秀兰)."""
     return frozenset(t for t in search_terms(name) if not is_single_cjk(t))
@@ -173,11 +247,16 @@ def never_told(query: str, weights: dict[str, float]) -> str:
         return ""  # "brief or in-depth?": a choice, one side of which may never have been said
     unheard = sorted(name for name in concepts_in(query)
                      if CONCEPTS[name].parent is not None and not {name, *ancestors(name)} & _SAID_MANY_WAYS
+                     and (name in PEOPLE_CONCEPTS or name not in _CLASSES)
                      and weights.get(concept_key(name), 0.0) >= UNSEEN_WEIGHT
                      and weights.get(concept_key(f"{CONCEPTS[name].parent} (own words)"), UNSEEN_WEIGHT) >= UNSEEN_WEIGHT)
     return f"never mentioned: {unheard[0]}" if unheard else ""
 
 
+_CLASSES = frozenset(CONCEPTS[c].parent for c in CONCEPTS) - {None}
+"""Concepts with narrower ones (an instrument, a pet): a class has members the lexicon does not list (a charango),
+so no memory naming its words is no sign it was never mentioned. Relations are the exception: the lexicon
+names them all."""
 _SAID_MANY_WAYS = frozenset({"sport", "reply"})
 """Doings and manners are told in too many words ("climbed Ben Nevis" for hiking) for their absence from
 the lexicon's words to mean they were never mentioned; people, animals and things are not."""
@@ -431,10 +510,12 @@ class Recaller:
         background = statistics.median(similarity.values()) if semantic and enough else 0.0
         texts = [query, *parts]
         relations_asked = any(concepts_in(text) for text in texts)
-        roster = self.memories.people() if relative or relations_asked else {}
+        kin = frozenset() if parts else relatives_asked(query)
+        roster = self.memories.people() if relative or relations_asked or named else {}
         people = ({concept: [name_terms(n) for n in names] for concept, names in roster.items()}
                   if relations_asked else {})  # names only meet a relation the question asks
         known_names = sorted({n for names in roster.values() for n in names})
+        named_as = frozenset(concept for concept, names in roster.items() if named in names) if named else frozenset()
         unheard = "" if parts else never_told(query, weights)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
@@ -456,9 +537,10 @@ class Recaller:
                 Candidate(memory=memory, signals=signals, score=score(signals, settings, read=semantic),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
-                          or not_about(named, memory.content) or says_nothing_of(kind, named, memory.content)
+                          or not_about(named, memory.content, named_as) or says_nothing_of(kind, named, memory.content)
                           or (says_no_age(memory.content) if ages_asked else "")
-                          or not_theirs(relative, memory, known_names))
+                          or not_theirs(relative, memory, known_names)
+                          or speaks_of_none(kin, query, memory.content, people, known_names))
             )
         duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]

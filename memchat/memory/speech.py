@@ -27,6 +27,9 @@ DISCOURSE_MARKERS: tuple[str, ...] = (
     r"different topic", r"on a lighter note", r"on another note", r"while i'?m at it", r"one more thing",
     r"speaking of which", r"funny enough", r"honestly", r"to be honest", r"tbh", r"ngl", r"not gonna lie",
     r"as you know", r"remember", r"please remember( that)?", r"note( that)?", r"keep in mind( that)?",
+    r"side ?note", r"random (?:thought|question|fact)", r"(?:totally |completely |slightly )?unrelated(?: but)?",
+    r"random(?:ly)? but", r"but", r"before i forget", r"while i remember", r"while i think of it", r"just remembered",
+    r"(?:oh )?(?:i )?forgot to (?:say|mention|tell you|add)", r"p\.?s\.?", r"also also", r"on that note",
 )
 """English openers that carry no fact ("By the way, I live in Porto" → "I live in Porto"). "No" only as an
 answer ("No, I moved"): "no more red meat" says the opposite of "more red meat"."""
@@ -46,7 +49,8 @@ _HEADLINE = re.compile(r"^\s*[^.!?:]{1,25}[:：]\s+(?=\S)")
 _EMPTY_LABEL = re.compile(
     r"^\s*(?:(?:quick|small|big|huge|good|bad|great|sad|random|little|tiny|major|minor|exciting|fun|weird|life|"
     r"news|update|updates|fyi|heads up|so|ok|okay|also|btw|anyway|one|more|thing|another|other|question|rant|"
-    r"confession|guess what|plot twist|status|report|the|a|an|some|of|on|my|me|from|here|latest|new|announcement)\b[\s!,-]*)+"
+    r"confession|guess what|plot twist|status|report|the|a|an|some|of|on|my|me|from|here|latest|new|announcement|"
+    r"side|note|aside|random|thought|unrelated|ps)\b[\s!,-]*)+"
     r"[:：]\s*$|^[^a-z]*[:：]\s*$",
     re.IGNORECASE,
 )
