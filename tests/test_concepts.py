@@ -291,8 +291,8 @@ def test_one_ball_game_is_not_another_but_any_is_a_sport():
 def test_a_class_unnamed_in_the_lexicons_words_may_still_have_been_told():
     """"What instrument do I play?" over "I play the charango": the lexicon cannot list every instrument, so
     no instrument word in the store is no sign. A cat is a particular thing: no cat word is."""
-    from memchat.memory.recall import UNSEEN_WEIGHT, never_told
     from memchat.memory.concepts import concept_key
+    from memchat.memory.recall import UNSEEN_WEIGHT, never_told
     unseen = {concept_key("instrument"): UNSEEN_WEIGHT, concept_key("cat"): UNSEEN_WEIGHT}
     assert never_told("What instrument do I play?", unseen) == ""
     assert never_told("What's my cat called?", unseen) == "never mentioned: cat"
