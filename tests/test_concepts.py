@@ -296,3 +296,12 @@ def test_a_class_unnamed_in_the_lexicons_words_may_still_have_been_told():
     unseen = {concept_key("instrument"): UNSEEN_WEIGHT, concept_key("cat"): UNSEEN_WEIGHT}
     assert never_told("What instrument do I play?", unseen) == ""
     assert never_told("What's my cat called?", unseen) == "never mentioned: cat"
+
+
+@pytest.mark.parametrize(("text", "concept"), [
+    ("Switched from Android to an iPhone 15", "phone"), ("My old Samsung finally died", "phone"), ("换了个新手机", "phone"),
+    ("my laptop is an ancient 2017 MacBook Air", "laptop"), ("I read on my Kindle", "tablet"),
+])
+def test_devices_are_things_of_a_kind(text, concept):
+    assert concept in concepts_in(text)
+    assert near_miss("What phone do I have?", "My laptop is an ancient MacBook.") == "about laptop, not phone"

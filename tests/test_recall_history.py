@@ -121,6 +121,12 @@ def _said(memory_id, text, day, relevance=0.7, message=None):
     ("I've got a season ticket at Elland Road.", "Let the season ticket go this year, couldn't justify the cost."),
     ("家里有台钢琴，女儿在学。", "钢琴转手给邻居了，女儿不想学了。"),
     ("我开一辆二手的大众朗逸。", "朗逸报废了，准备换辆新车。"),
+    # a habit ended, in words that name what is no longer done
+    ("I drink about four coffees a day.", "I don't drink coffee anymore, switched to green tea."),
+    ("I go to the gym three times a week.", "I've stopped going to the gym, I run outside now."),
+    ("I eat meat most days.", "I no longer eat meat."),
+    ("I play the sax in a jazz band.", "I don't play the sax these days."),
+    ("我每天晚上喝点啤酒。", "我再也不喝啤酒了。"),
 ])
 def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earlier, ending):
     """Neither statement needs to be a typed memory: what ended the thing is what holds now."""
@@ -139,6 +145,8 @@ def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earli
     ("We live in a flat in Leith.", "My sister's cat went to a new home last week."),  # the home is the act's word
     ("I work from home on Fridays.", "Let it go, it was only a parking ticket."),  # "let it go" lets go of nothing
     ("My bike is a Brompton.", "He's already nicked half of my chips lol."),  # a friend's nicking, no theft of the bike
+    ("I go to the pub quiz on Thursdays.", "I don't think so anymore, it's fine."),  # a negation that names no habit
+    ("I drink about four coffees a day.", "I never go there these days."),
 ])
 def test_what_does_not_end_the_earlier_statement_leaves_it_current(earlier, later):
     from memchat.memory.recall import ended_later
@@ -198,3 +206,38 @@ def test_each_part_of_a_compound_question_asks_for_its_own_persons_slot(tmp_path
     found = recall(services, "What do I do for work and what does my husband do?").candidates
     job = next(c for c in found if c.memory.attribute == "job" and not c.memory.is_episode)
     assert job.signals.slot == 1.0
+
+
+def test_an_ending_the_question_is_not_about_ends_what_it_names_by_kind_too():
+    """"我早上喝什么？" shares no word with "咖啡戒了，现在改喝茶", but it names coffee as surely as a name."""
+    from memchat.memory.recall import ended_later
+    said, ended = _said(1, "我每天早上喝咖啡。", 10, relevance=0.9), _said(2, "咖啡戒了，现在改喝茶。", 40, relevance=0.0)
+    assert ended_later([said, ended], floor=0.5) == {1: 2}
+    common = _said(3, "We gave the allotment up, too much work.", 40, relevance=0.0)  # no name, no particular thing
+    assert ended_later([_said(4, "We've got an allotment in Roath.", 10, relevance=0.9), common], floor=0.5) == {}
+
+
+@pytest.mark.parametrize(("earlier", "later", "replaced"), [
+    ("I have an old Samsung Galaxy phone.", "Switched from Android to an iPhone 15 last week.", True),
+    ("I drive a Ford Focus.", "Finally bought a Kia Niro EV, second hand.", True),
+    ("My laptop is a 2017 MacBook Air.", "Got a new laptop, a ThinkPad X1.", True),
+    ("我用的是小米手机。", "换了个新手机，华为Mate60。", True),
+    ("I drive a white Hilux.", "The Hilux has a new owner since yesterday.", False),  # an ending, not a new car
+    ("I drive a Ford Focus.", "Driving down to help Isla move into her new flat.", False),  # new, but not a car
+    ("I have an old Samsung Galaxy phone.", "My new laptop is a ThinkPad.", False),  # another kind of thing
+])
+def test_a_thing_had_one_at_a_time_newly_got_replaces_the_one_said_before(earlier, later, replaced):
+    from memchat.memory.recall import replaced_things
+    assert replaced_things([_said(1, earlier, 10), _said(2, later, 40)]) == ({1: 2} if replaced else {})
+    assert replaced_things([_said(1, later, 10), _said(2, earlier, 40)]) == {}, "said later: it stands"
+
+
+def test_an_ending_lifted_in_its_episodes_place_stands_for_its_own_episode_too(tmp_path):
+    """"Do I have a girlfriend?" after "My girlfriend is Hannah", then "Hannah and I split up": the split is the
+    answer, lifted to the relevance of the episode it ended, and its own less relevant episode does not hide it."""
+    services = fake_services(tmp_path)
+    services.writer.process("My girlfriend is Hannah.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("Hannah and I split up in March.", session_id=None, message_id=None, now=90_000.0)
+    candidates = recall(services, "Do I have a girlfriend?").candidates
+    assert any(c.selected and "split up" in c.memory.content for c in candidates)
+    assert not any(c.selected and "girlfriend is Hannah" in c.memory.content for c in candidates)

@@ -124,6 +124,12 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("religion", None, "religion|religious|faith|church|mosque|synagogue|temple|gurdwara|pray|prayed|praying|prayer|"
                        "christian|catholic|muslim|jewish|hindu|buddhist|sikh|atheist|宗教|信仰|教会|佛教|基督教|"
                        "伊斯兰|礼拜|信佛|信教"),
+    # devices
+    ("device", None, "device|devices|gadget|gadgets|设备|电子产品"),
+    ("phone", "device", "phone|phones|mobile phone|smartphone|iphone|android phone|samsung|pixel|xiaomi|huawei|oneplus|"
+                        "nokia|motorola|手机|华为|小米|三星"),
+    ("laptop", "device", "laptop|laptops|macbook|chromebook|thinkpad|笔记本电脑"),
+    ("tablet", "device", "tablet|ipad|kindle|平板"),
     # pastimes
     ("pastime", None, "hobby|hobbies|pastime|free time|spare time|leisure|for fun|爱好|兴趣|业余"),
     ("sport", "pastime", "sport|sports|exercise|workout|training|fitness|keep fit|activity|activities|race|races|"

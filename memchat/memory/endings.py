@@ -32,6 +32,18 @@ _ACT_ONLY = frozenset({"hom", "went", "gone", "forever", "loving", "let", "way",
 be the very thing that ended anywhere else ("no longer work from home")."""
 
 
+HABIT_ENDED = re.compile(
+    r"\b(?:don'?t|doesn'?t|do not|does not|never)\s+(?:\w+\s+)?(?:drink|eat|smoke|vape|play|go|use|drive|ride|take|"
+    r"do|attend|teach|coach|run|swim|cycle|own|have|watch|wear|see)\b(?=[^.!?;,]*\b(?:any ?more|these days|nowadays)\b)"
+    r"|\bno longer\s+(?:\w+\s+)?(?:drink|eat|smoke|vape|play|go|use|drive|ride|take|do|attend|teach|coach|run|swim|cycle|"
+    r"own|have|watch|wear|see|work|live)\b"
+    r"|\b(?:stopped|quit) (?:going|drinking|eating|smoking|vaping|playing|using|driving|riding|taking|doing|attending|"
+    r"teaching|coaching|running|swimming|cycling|watching|seeing)\b"
+    r"|不再|再也不|不(?:喝|吃|抽|去|玩|用|开|骑)了",
+    re.IGNORECASE,
+)
+"""A habit ended, in words that name what is no longer done ("I don't drink coffee anymore", "stopped going to
+the gym", 再也不喝酒): an act for recall, though not a retiring event."""
 STUDY_DONE = re.compile(
     r"\b(?:graduated|finished (?:my|the) (?:degree|course|studies|phd|masters|mba|diploma|apprenticeship)|"
     r"passed (?:my|the) viva|submitted (?:my|the) (?:thesis|dissertation))\b|毕业了|读完了|答辩通过",
@@ -78,6 +90,10 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
     names = {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", window) if w not in _NOT_NAMES
              and w.lower() not in STOPWORDS for t in search_terms(w)}
-    acted = set(search_terms(act.group(0))) & _ACT_ONLY
+    acted = set(search_terms(act.group(0)))
+    if acts is not HABIT_ENDED:
+        acted &= _ACT_ONLY
+    else:  # "stopped going to the gym": the doing is the act, the short thing after it what ended
+        names |= {t for t in query_terms(" ".join(after.split()[:4])) if len(t) == 3 and t not in STOPWORDS}
     # "Dan and I broke up", "left St Anne's": a name is a thing
     return (object_terms(window) | (names - RETIREMENT_WORDS)) - acted

@@ -38,7 +38,7 @@ from memchat.memory.concepts import (
     own_kin_only,
 )
 from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event, providers_asked
-from memchat.memory.endings import STUDY_DONE, ends_study, retired_terms
+from memchat.memory.endings import HABIT_ENDED, STUDY_DONE, ends_study, retired_terms
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
@@ -297,17 +297,19 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     itself ended. Completed study ("passed the viva", 毕业了) ends study said to be going on, whatever its
     words ("I'm doing a PhD"). Maps the earlier statement to the ending."""
     active = [c for c in candidates if c.memory.status == "active"]
-    acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)}  # cheap test first: most say none
+    acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)  # cheap test first: most say none
+              or HABIT_ENDED.search(c.memory.content)}
     completing = {c.memory.id for c in active if STUDY_DONE.search(c.memory.content)}  # at any relevance: see ends_study
     ending = acting | completing
     endings = []
     for c in active:
         if c.memory.id not in ending:
             continue
-        ended = set().union(*(retired_terms(s, RETIRING_ACT) for s in _SENTENCE_END.split(c.memory.content)))
-        if c.relevance < floor:  # an ending the question is not about ends only what it names by name
+        ended = set().union(*(retired_terms(s, RETIRING_ACT) | retired_terms(s, HABIT_ENDED)
+                              for s in _SENTENCE_END.split(c.memory.content)))
+        if c.relevance < floor:  # an ending the question is not about ends only what it names by name or kind
             ended &= {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", c.memory.content) if w not in NOT_NAMES
-                      for t in search_terms(w)}
+                      for t in search_terms(w)} | _thing_terms(c.memory.content)
         if ended or c.memory.id in completing:
             endings.append((c.memory, ended))
     if not endings:
@@ -323,6 +325,15 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
             if ended & terms or ending.id in completing and ends_study(ending.content, memory.content):
                 older.setdefault(memory.id, ending.id)
     return older
+
+
+def _thing_terms(content: str) -> set[str]:
+    """The index terms of the particular things a text names by their kind's words ("coffee", "the Niva", 咖啡,
+    鹦鹉): what an ending names as surely as a name."""
+    words = [*re.findall(r"[A-Za-z]{3,}", content),
+             *(t for t in search_terms(content) if has_cjk(t) and len(t) == 2)]
+    return {t for w in words if any(CONCEPTS[k].parent for k in concepts_in(w)) for t in search_terms(w)
+            if not is_single_cjk(t)}
 
 
 def lift_endings(candidates: list[Candidate], ended: dict[int, int]) -> list[Candidate]:
@@ -347,6 +358,43 @@ def earlier_ages(candidates: list[Candidate], name: str) -> dict[int, int]:
         return {}
     latest, newest_age = max(aged, key=lambda pair: _said_at(pair[0].memory))
     return {c.memory.id: latest.memory.id for c, age in aged if age != newest_age}
+
+
+ONE_AT_A_TIME = frozenset({"phone", "laptop", "tablet", "car"})
+"""Things a person has one of at a time: a new one replaces the one said before."""
+_ACQUIRED = re.compile(r"\b(?:(?:a|my|the|our) (?:brand )?new|switched|swapped|upgraded|replaced|bought|traded|"
+                       r"got (?:a|an|my|the|myself)|picked up)\b((?:\s+\S+){1,5})"
+                       r"|(?:换了|换成|新买了?|买了)(.{1,10})", re.IGNORECASE)
+
+
+def acquired(content: str) -> frozenset[str]:
+    """The things had one at a time that a memory says were newly got: named in the few words after the getting
+    ("bought a Kia Niro EV", "switched from Android to an iPhone", 换了个新手机), not anywhere ("the Hilux has a new
+    owner", "driving down to help Isla move into her new flat")."""
+    return frozenset(thing for m in _ACQUIRED.finditer(content)
+                     for thing in concepts_in(m.group(1) or m.group(2) or "") & ONE_AT_A_TIME)
+
+
+def replaced_things(candidates: list[Candidate]) -> dict[int, int]:
+    """"I have an old Samsung Galaxy phone", then "Switched from Android to an iPhone 15": a thing had one at a time
+    (a phone, a laptop, a car), newly got, makes every earlier statement naming that kind of thing history
+    (maps each to the latest acquisition of its kind)."""
+    named = [(c, concepts_in(c.memory.content) & ONE_AT_A_TIME) for c in candidates
+             if c.memory.status == "active" and not c.memory.pinned]
+    latest: dict[str, Candidate] = {}
+    for c, things in named:
+        if things:
+            for thing in acquired(c.memory.content):
+                if thing not in latest or _said_at(c.memory) > _said_at(latest[thing].memory):
+                    latest[thing] = c
+    older = {}
+    for c, things in named:
+        for thing in sorted(things & latest.keys()):
+            newer = latest[thing]
+            if _said_at(c.memory) < _said_at(newer.memory) and (c.memory.source_message is None
+                                                                or c.memory.source_message != newer.memory.source_message):
+                older.setdefault(c.memory.id, newer.memory.id)
+    return older
 
 
 def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict[int, int]:
@@ -542,12 +590,13 @@ class Recaller:
                           or not_theirs(relative, memory, known_names)
                           or speaks_of_none(kin, query, memory.content, people, known_names))
             )
-        duplicates = same_statements(candidates)
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
         children = self.memories.superseded_children(episodes)
         candidates += self._endings(candidates, children)
+        duplicates = same_statements(candidates)  # after the endings: one lifted stands for its own episode
         older = history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
+        older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
             older.update(earlier_ages(candidates, named))
         if not when:  # "when did I get the allotment?" asks for the earlier statement itself

@@ -370,7 +370,8 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\bmy (?:phone|mobile|cell ?phone|smartphone)\b(?! number)",
              r"\b(?:bought|got|have|use|ordered) (?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?"
              r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|phone|smartphone)\b",
-             r"\b(?:upgraded|switched|moved) to (?:a|an|the)? ?(?:new )?(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|"
+             r"\b(?:upgraded|switched|moved)(?: over)?(?: from (?:an? |the |my )?[\w-]+(?: [\w-]+)?)? to (?:a|an|the)? ?(?:new )?"
+             r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|"
              r"nokia|motorola|oppo|vivo)\b",
              r"\b(?:i'?m|i am) (?:now )?on (?:a|an|the) (?:new |secondhand |second-hand |refurbished )?(?:iphone|samsung|galaxy|"
              r"pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo)\b",
@@ -378,7 +379,7 @@ _ROWS: tuple[Slot, ...] = (
          zh=(r"(?:买|换)了?(?:个|台|部)?.{0,6}手机", r"我的?手机(?:是|用的)", r"(?:苹果|华为|小米|OPPO|vivo|三星)手机"),
          asks=("phone", "mobile", "手机"),
          examples=("My phone is a battered Nokia 3310.", "I bought a refurbished Pixel 7 last week.", "我换了个华为手机。",
-                   "I'm on a Pixel now.", "My old Samsung finally died."),
+                   "I'm on a Pixel now.", "My old Samsung finally died.", "Switched from Android to an iPhone 15."),
          question="What phone do I have?"),
     Slot("possessions", "fact", True,
          en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
