@@ -127,6 +127,10 @@ def _said(memory_id, text, day, relevance=0.7, message=None):
     ("I eat meat most days.", "I no longer eat meat."),
     ("I play the sax in a jazz band.", "I don't play the sax these days."),
     ("我每天晚上喝点啤酒。", "我再也不喝啤酒了。"),
+    # the act names the thing by a pronoun: it was named before the act
+    ("I go climbing twice a week at the Castle.", "I haven't been climbing since the shoulder injury, I've packed it in."),
+    ("I'm doing a part-time MBA.", "I dropped out of the MBA in the spring."),
+    ("I'm a member at PureGym.", "Cancelled PureGym and joined the council leisure centre instead."),
 ])
 def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earlier, ending):
     """Neither statement needs to be a typed memory: what ended the thing is what holds now."""
@@ -147,6 +151,7 @@ def test_a_later_act_that_ends_a_thing_makes_the_earlier_statement_history(earli
     ("My bike is a Brompton.", "He's already nicked half of my chips lol."),  # a friend's nicking, no theft of the bike
     ("I go to the pub quiz on Thursdays.", "I don't think so anymore, it's fine."),  # a negation that names no habit
     ("I drink about four coffees a day.", "I never go there these days."),
+    ("I go to Leeds on Mondays.", "I sold it to a guy from Leeds."),  # "it" names nothing said before the act
 ])
 def test_what_does_not_end_the_earlier_statement_leaves_it_current(earlier, later):
     from memchat.memory.recall import ended_later

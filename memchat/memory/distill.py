@@ -68,6 +68,7 @@ RETIREMENT = re.compile(
 
 RETIRING_ACT = re.compile(
     r"\b(?:sold|got rid of|gave (?:up|away)|giving up|given up|quit|quitting|left|broke up|split up|retired from|"
+    r"dropped out(?: of)?|cancell?ed|"
     r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"
     r"gave (?:the |my |our |it |them |that )?(?:\w+ )?up|did(?:n'?t| not) renew|came off|stepped (?:back|down) from|"
     r"(?:has|had|have|got) (?:a |got a )?new owners?|(?:went|gone) to (?:a )?(?:new|good|loving|forever) home|found (?:\w+ )?(?:a )?(?:new|good|loving|forever) home|rehomed|stolen|(?:got|was|were|been|someone|somebody) nicked|(?:was |were |got |been )written off|parted (?:ways )?with|let (?:the|my|our) (?:\w+ ){0,2}go\b|"

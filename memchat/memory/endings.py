@@ -24,7 +24,9 @@ RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "
                               "packed", "jacked", "cancelled", "canceled", "membership", "subscription", "given",
                               "giving", "quitting", "retired", "died", "passed", "away", "buried", "sleep", "recovered",
                               "cured", "remission", "healed", "normal", "clear", "hand", "handed", "notic", "notice", "owner",
-                              "stolen", "nick", "nicked", "written", "writ", "parted", "rehom", "ghost", "转手", "过户",
+                              "stolen", "nick", "nicked", "written", "writ", "parted", "rehom", "ghost", "pack", "dropp",
+                              "cancell", "cancel", "haven", "hasn", "hadn", "been", "sinc", "wasn", "weren", "didn",
+                              "转手", "过户",
                               "报废", "被偷"})
 """Words a retirement shares with anything: the object it names must be something else."""
 _ACT_ONLY = frozenset({"hom", "went", "gone", "forever", "loving", "let", "way", "part"})
@@ -77,6 +79,10 @@ def object_terms(text: str) -> set[str]:
             and t not in RETIREMENT_WORDS and t not in ("their", "用户")}
 
 
+_PRONOUN_OBJECT = re.compile(r"^\S*(?:\s+\S+)?\s+(?:it|them|that)\b|\b(?:it|them|that) (?:in|up|away|go)\b", re.IGNORECASE)
+"""An act whose object is a pronoun ("packed it in", "sold it", "gave them away"): the thing was named before."""
+
+
 def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     """The words naming what this clause's retirement ends; empty when it has none or names nothing.
     `acts`: which retirements count (all of them, or only acts: `distill.RETIRING_ACT`)."""
@@ -88,6 +94,9 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     if has_cjk(clause):  # "痛风又犯了，…辣椒基本戒了": the chilli, not the gout
         return object_terms(before + act.group(0) + after)
     window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
+    if _PRONOUN_OBJECT.search(act.group(0) + after) and not object_terms(window):
+        said_before = clause[:act.start()]  # "I haven't been climbing since the injury, I've packed it in"
+        return object_terms(said_before) & set(search_terms(said_before, drop_stopwords=True))
     names = {t for w in re.findall(r"\b[A-Z][a-z]{2,}\b", window) if w not in _NOT_NAMES
              and w.lower() not in STOPWORDS for t in search_terms(w)}
     acted = set(search_terms(act.group(0)))
