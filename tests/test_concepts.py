@@ -305,3 +305,9 @@ def test_a_class_unnamed_in_the_lexicons_words_may_still_have_been_told():
 def test_devices_are_things_of_a_kind(text, concept):
     assert concept in concepts_in(text)
     assert near_miss("What phone do I have?", "My laptop is an ancient MacBook.") == "about laptop, not phone"
+
+
+def test_a_hospital_stay_is_health_not_home():
+    """住院 is being in hospital; 住 alone is where one lives."""
+    assert "health" in concepts_in("我女儿上个月住院了，肺炎。") and "home" not in concepts_in("我女儿上个月住院了，肺炎。")
+    assert "home" in concepts_in("我住在朝阳区望京。")

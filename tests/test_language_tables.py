@@ -142,6 +142,23 @@ def test_the_users_own_forgetting_is_no_request(text):
     assert forget_topic(text) is None
 
 
+@pytest.mark.parametrize(("text", "topic"), [
+    ("别再记着我欠钱的事了。", "欠钱"),
+    ("那个关于我离婚的，不要留着。", "离婚"),
+    ("我之前说的工资数字，删了。", "工资"),
+    ("Lose the stuff about my divorce, please.", "my divorce"),
+    ("Bin the bit about my ex.", "my ex"),
+])
+def test_more_ways_to_ask_for_forgetting(text, topic):
+    """"别再…" and "不要留着" ask not to keep; "what I said before" and "the number" frame the topic, they are not it."""
+    assert topic in forget_topic(text) and not forget_topic(text).startswith(("我之前", "那个"))
+
+
+@pytest.mark.parametrize("text", ["I lose my keys all the time.", "我不用再记得密码了。"])
+def test_words_of_losing_or_not_remembering_are_no_request(text):
+    assert forget_topic(text) is None
+
+
 def test_a_misspelt_request_still_is_one():
     assert forget_topic("Please forgot about my ex.") == "my ex"
 

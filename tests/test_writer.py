@@ -194,6 +194,17 @@ def test_a_chinese_story_is_forgotten_in_other_words_and_the_rest_about_the_pers
     assert [c for c in active if "围巾" in c], active
 
 
+def test_an_illness_told_as_a_hospital_stay_is_forgotten_as_an_illness(tmp_path):
+    """"女儿生病那件事" over "女儿上个月住院了，肺炎": the daughter and a health word, though not 生病 itself."""
+    services = fake_services(tmp_path)
+    process(services, "我女儿上个月住院了，肺炎。", now=1000.0)
+    process(services, "我女儿在学钢琴。", now=2000.0)
+    process(services, "把我女儿生病那件事从记忆里去掉。", now=3000.0)
+    active = [m.content for m in services.memories.list_items(episodes=True)]
+    assert not [c for c in active if "肺炎" in c], active
+    assert [c for c in active if "钢琴" in c], "the rest about the daughter stays"
+
+
 def test_forgetting_a_story_takes_what_names_the_person_and_the_story_only(tmp_path):
     services = fake_services(tmp_path)
     process(services, "Tane's getting made redundant from the sawmill, they told him Tuesday.", now=1000.0)

@@ -100,7 +100,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("legal", None, "lawsuit|suing|sued|court case|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
-                     "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情"),
+                     "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
+                     "住院|出院|手术|发烧|肺炎|感冒|看病|病了"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"
@@ -194,7 +195,7 @@ def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
 
 
 _NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)", "我妹": "(?!夫)", "我姐": "(?!夫)",
-                 "妹妹": "(?!夫)", "我弟": "(?!媳)", "弟弟": "(?!媳)"}
+                 "妹妹": "(?!夫)", "我弟": "(?!媳)", "弟弟": "(?!媳)", "住": "(?!院)"}
 """A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company"), 我妹 in
 我妹夫 (a sister's husband)."""
 

@@ -33,7 +33,7 @@ _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to
         r"you don'?t have to|you needn'?t)")
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
-         rf"(?:discard|scrub|strike|get rid of|throw away|throw out){_WHAT_WAS_SAID}|"
+         rf"(?:discard|scrub|strike|get rid of|throw away|throw out|lose|bin|ditch){_WHAT_WAS_SAID}|"
          rf"ignore(?=\s+what i (?:said|told you|mentioned)\b))")
 
 EN_REQUESTS: tuple[str, ...] = (
@@ -57,7 +57,8 @@ EN_REQUESTS: tuple[str, ...] = (
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
-_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
+_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|(?:别|不要|不用)(?:再|也)(?:记着|记住|记得|记录|记)|"
+            r"(?:别|不要|不用|不必)(?:再|也)?(?:留着|保留)|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
             r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|"
             r"(?:别|不要)(?:保)?存(?=我的|我们的|这(?:个|件|条|些)|那(?:个|件|条|些)|下来|起来)|(?<=你)(?:别|不要)(?:保)?存了?|别留着|"
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见)")
@@ -105,9 +106,9 @@ _EN_TAIL = re.compile(
     re.IGNORECASE,
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
-_CN_CONTAINER = re.compile(r"^(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
+_CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
 _CN_SUFFIX = re.compile(r"(?:的事情?了?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
-                        r"的?(?:情况|结果)|了)$")
+                        r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _EN_LATEST = re.compile(
     r"^(?:(?:that|the|this|my|your)\s+)?(?:(?:very\s+)?(?:last|latest|previous|most recent)\s+"
