@@ -253,3 +253,26 @@ def test_a_new_value_of_a_single_valued_slot_replaces_the_old_one(tmp_path, befo
     current = [m.content for m in services.memories.list_items() if m.attribute == slot]
     assert len(current) == 1 and now in current[0]
     assert not [m for m in services.memories.list_items() if "raise" in m.content and m.attribute == "possessions"]
+
+
+@pytest.mark.parametrize("text", [
+    "I was just thinking about how fast this year went.",  # a musing, though it names a time
+    "I might go to the gym later, who knows.",  # a maybe for tonight
+    "I may pop to the shops this afternoon.",
+    "I wish I could speak French.",  # a wish is not a skill
+    "I've been thinking about how my week went.",
+])
+def test_musings_maybes_and_wishes_make_no_typed_memory(tmp_path, text):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert not [m.content for m in services.memories.list_items() if not m.is_episode]
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("I might be moving to Berlin next year.", "Berlin"),  # a maybe about a life change is kept (hedged)
+    ("I speak French and Italian.", "French"),
+])
+def test_a_hedged_life_change_and_a_plain_skill_are_kept(tmp_path, text, kept):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert [m.content for m in services.memories.list_items() if not m.is_episode and kept in m.content]

@@ -49,7 +49,9 @@ _EPHEMERAL = re.compile(
     r"i have a question|i need help|i just (?:wanted|want|need|needed|wondered|thought|think|realised|realized|saw|"
     r"remembered)|i'm just (?:curious|wondering|asking|checking|saying|thinking|kidding|joking|tired|bored|venting)|"
     r"me too|my bad|my pleasure|i'm off to|i'm heading|"
-    r"i'll book|i'll let you know|i can'?t wait)\b",
+    r"i'll book|i'll let you know|i can'?t wait|i (?:was|am|'m) (?:just )?thinking|i'?ve been thinking|i keep thinking|"
+    r"(?:i wish|if only)(?![^.!?]*[,;]\s*(?:so |but |and )?(?:i|i'm|i've)\b)|i (?:might|may|could) (?:\w+ ){1,6}(?:later|tonight|this evening|this afternoon|today|tomorrow)|"
+    r"i (?:might|may) (?:\w+ ){0,5}who knows)\b",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.IGNORECASE)
