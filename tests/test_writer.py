@@ -276,3 +276,23 @@ def test_a_hedged_life_change_and_a_plain_skill_are_kept(tmp_path, text, kept):
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
     assert [m.content for m in services.memories.list_items() if not m.is_episode and kept in m.content]
+
+
+@pytest.mark.parametrize(("text", "stored"), [
+    ("Been vegetarian for about ten years now.", "The user has been vegetarian for about ten years now."),
+    ("Work-wise I'm a paramedic with the ambulance service.", "The user is a paramedic with the ambulance service."),
+    ("Me and my wife have two dogs, both rescues.", "The user's wife and the user have two dogs, both rescues."),
+    ("Lactose intolerant here, so no dairy for me.", "The user is lactose intolerant, so no dairy for the user."),
+    ("Runner here, training for my first ultra.", "The user is a runner, training for their first ultra."),
+    ("Huge Liverpool fan since I was a kid.", "The user is a huge Liverpool fan since the user was a kid."),
+    ("Fluent in Polish, my parents are from Kraków.", "The user is fluent in Polish."),
+    ("My go-to coffee order is a flat white.", "The user's go-to coffee order is a flat white."),
+    ("Sam and I live in Leeds.", "Sam and the user live in Leeds."),
+    ("本人在深圳做程序员。", "用户在深圳做程序员。"),
+])
+def test_a_fact_said_the_way_chat_says_it_is_kept_as_a_sentence(tmp_path, text, stored):
+    """Chat drops "I'm" ("Runner here", "Fluent in Polish"), opens with a label ("Work-wise"), puts "me" first
+    ("Me and my wife…") and calls itself 本人: each still a fact about the user, kept in one readable sentence."""
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert stored in [m.content for m in services.memories.list_items() if not m.is_episode]

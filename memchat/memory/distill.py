@@ -40,7 +40,8 @@ HEDGED_CONFIDENCE = 0.45
 INTENSIFIERS = (r"(?:(?:now|also|usually|always|never|still|really|mostly|often|sometimes|just|only|actually|totally|"
                 r"genuinely|seriously|honestly|truly|definitely|absolutely|do|kind of|kinda|sort of|\w+ly) )")
 """Words between a subject and its verb that change nothing of what is said ("I absolutely HATE coriander")."""
-LIKES = re.compile(rf"^\s*(?:i|we)\s+{INTENSIFIERS}{{0,2}}(?:love|like|enjoy|prefer|hate|"
+LIKES = re.compile(rf"^\s*(?:i'?m|i am) (?:a |an )?(?:[\w'-]+ ){{0,4}}(?:fan|supporter)\b|"
+                   rf"^\s*(?:i|we)\s+{INTENSIFIERS}{{0,2}}(?:love|like|enjoy|prefer|hate|"
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较|真的|挺|非常|超|蛮|相当|真心)*(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
@@ -160,6 +161,10 @@ _VERB_3RD = re.compile(
 )
 
 
+_PLURAL = {"has": "have", "is": "are", "was": "were"}
+_COMPOUND_SUBJECT = re.compile(r"(?:the user's |(?-i:[A-Z])[a-z]+)[\w' -]{0,30}? and ", re.IGNORECASE)
+
+
 def third_person(clause: str) -> str:
     """'I'm allergic to bee stings.' → 'The user is allergic to bee stings.' (Chinese: 我 → 用户)."""
     text = clause.strip()
@@ -168,6 +173,8 @@ def third_person(clause: str) -> str:
 
     def conjugate(match: re.Match[str]) -> str:
         adverb, verb = (match.group(1) or "").lower(), match.group(2).lower()
+        if _COMPOUND_SUBJECT.fullmatch(text[:match.start()]):  # "Sam and the user live in Leeds"
+            return match.group(0)
         if verb == "can't stand" or re.search(r"\bdo $", adverb):  # "the user does like jazz"
             return "the user " + re.sub(r"\bdo $", "does ", adverb) + verb
         third = {"have": "has", "do": "does", "go": "goes"}.get(verb)
@@ -186,6 +193,8 @@ def third_person(clause: str) -> str:
     text = re.sub(r"\bthe user don'?t\b", "the user doesn't", text)
     text = re.sub(r"\bthe user do not\b", "the user does not", text)
     text = re.sub(r"\bthe user haven'?t\b", "the user hasn't", text)
+    text = re.sub(r"^((?:the user's |(?-i:[A-Z])[a-z]+ )[\w' -]{0,30}? and the user) (has|is|was)\b",  # two subjects: plural
+                  lambda m: m.group(1) + " " + _PLURAL[m.group(2).lower()], text, flags=re.IGNORECASE)
     text = re.sub(r"(我们|咱们|我)", "用户", text)
     text = text.rstrip(" ,;:—–-")
     text = text[:1].upper() + text[1:]
@@ -222,7 +231,8 @@ _ABOUT_A_PERSON = ("home", "employer", "job", "birthday", "health", "allergy", "
 """Slots that can describe someone else: 'My mum lives in Almaty' is the mum's home, not the user's."""
 
 
-_FAVOURITE = re.compile(r"\bfavou?rite ([a-z]+)\b|最喜欢的(\w{1,4}?)(?:是|叫)", re.IGNORECASE)
+_FAVOURITE = re.compile(r"\b(?:favou?rite|go-to|go to|usual) ([a-z]+)\b(?= (?:order )?(?:is|was|are|'s))|\bfavou?rite ([a-z]+)\b"
+                        r"|最喜欢的(\w{1,4}?)(?:是|叫)", re.IGNORECASE)
 _ROLES = (r"gp|doctor|dentist|therapist|counsell?or|landlord|landlady|physio|physiotherapist|hairdresser|barber|"
           r"mechanic|accountant|solicitor|lawyer|personal trainer|tutor|childminder|cleaner|vet|optician|"
           r"psychiatrist|psychologist|midwife|consultant")
@@ -258,7 +268,7 @@ def guess_key(clause: str) -> tuple[str, str, str]:
     single-valued key ("favourite_colour"): a new favourite colour replaces the old one."""
     favourite = _FAVOURITE.search(clause)
     if favourite:
-        return "user", f"favourite_{(favourite.group(1) or favourite.group(2)).lower()}", "preference"
+        return "user", f"favourite_{next(g for g in favourite.groups() if g).lower()}", "preference"
     provider = _PROVIDER.search(clause)
     if provider:
         return "user", provider_key(provider.group(1) or provider.group(2)), "relation"

@@ -107,7 +107,7 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
              r"cholesterol|physio(?:therapy)?|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
              r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said)|"
-             r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia)\b",),
+             r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia|sober|in recovery)\b",),
          zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"色盲", r"失眠", r"哮喘", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
          asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
          examples=("My doctor found I'm low on vitamin D.", "我有高血压。"),
@@ -137,7 +137,8 @@ _ROWS: tuple[Slot, ...] = (
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
-             r"(?:当|做|升)了?.{0,6}(?:组长|站长|店长|厂长|队长|主管|经理|主任|总监|领班)"),
+             r"(?:当|做|升)了?.{0,6}(?:组长|站长|店长|厂长|队长|主管|经理|主任|总监|领班)",
+             r"(?:做|干)(?:一名|个)?[\u4e00-\u9fff]{0,5}(?:师|员|护士|医生)(?![傅])"),
          asks=("job", "profession", "do for a living", "do for work", "work as", "occupation", "职业", "职位", "岗位", "做什么", "干哪一行",
                "干嘛的", "干啥的", "做啥", "是做什么的",
                "工作"),
@@ -338,7 +339,7 @@ _ROWS: tuple[Slot, ...] = (
              r"softball|netball|squash|bouldering|triathlon|padel|pickleball|spin class(?:es)?|aqua ?fit|"
              r"soccer|five-a-side|futsal|jogging|athletics|weightlifting|lifting weights|martial arts|water polo|"
              r"lacrosse|handball|bowling|archery|fencing|skating|skateboarding|snowboarding|horse riding|"
-             r"mountain biking|trail running|marathons?)\b",),
+             r"mountain biking|trail running|marathons?|runner|swimmer|cyclist|climber|triathlete|ultras?|ultramarathons?)\b",),
          zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞", r"足球", r"乒乓球",
              r"网球", r"排球", r"骑行", r"滑雪", r"踢球"),
          unless=(_MET_THERE,),

@@ -30,6 +30,7 @@ DISCOURSE_MARKERS: tuple[str, ...] = (
     r"side ?note", r"random (?:thought|question|fact)", r"(?:totally |completely |slightly )?unrelated(?: but)?",
     r"random(?:ly)? but", r"but", r"before i forget", r"while i remember", r"while i think of it", r"just remembered",
     r"(?:oh )?(?:i )?forgot to (?:say|mention|tell you|add)", r"p\.?s\.?", r"also also", r"on that note",
+    r"(?:work|job|money|health|family|home|life|school|uni|fitness|diet|food)[- ]?wise",
 )
 """English openers that carry no fact ("By the way, I live in Porto" → "I live in Porto"). "No" only as an
 answer ("No, I moved"): "no more red meat" says the opposite of "more red meat"."""
@@ -83,14 +84,50 @@ _DROPPED_SUBJECT = re.compile(
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
 
 
-_BEEN = re.compile(r"^(?:just |also )?been (?=\w+ing\b|to\b|at\b|on\b)", re.IGNORECASE)
-"""'Been learning Portuguese for months' is the user's: "I've been learning…"."""
+_BEEN = re.compile(r"^(?:just |also )?been (?!there\b|here\b|a while\b|ages\b|so\b|really\b)(?=\w)", re.IGNORECASE)
+"""'Been learning Portuguese for months', 'Been vegetarian for ten years' are the user's: "I've been…"."""
+_STATE_FIRST = re.compile(
+    r"^(?:fluent in|allergic to|married to|engaged to|born in|based in|originally from|obsessed with|addicted to|"
+    r"new to|terrified of|scared of|(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)\s+"
+    r"(?:[\w'-]+\s+){0,3}(?:fan|supporter|reader|gamer|runner|cyclist|baker|cook|gardener|owner|parent|mum|dad))\b",
+    re.IGNORECASE,
+)
+"""Chat drops "I'm" before a state: 'Fluent in Polish', 'Originally from Glasgow', 'Huge Liverpool fan since…'."""
+_SELF_HERE = re.compile(
+    r"^((?:[\w'-]+\s+){0,2}(?:[\w'-]*(?:er|ist|or|ian|ant|ent)|fan|mum|dad|mom|parent|person|student|nurse|vegan|"
+    r"vegetarian|intolerant|allergic|left-handed|colou?rblind|deaf|diabetic|coeliac|celiac|pregnant|retired|"
+    r"introvert|extrovert|night owl|early bird))\s+here\b\s*[,.!;:-]*\s*",
+    re.IGNORECASE,
+)
+"""'Runner here, training for an ultra', 'Lactose intolerant here': who is speaking, said of oneself."""
+_STATE_WORD = re.compile(r"(?:intolerant|allergic|left-handed|colou?rblind|deaf|diabetic|coeliac|celiac|pregnant|"
+                         r"retired|vegan|vegetarian)$", re.IGNORECASE)
+_ARTICLE_NOUN = re.compile(r"(?:er|ist|or|ian|ant|ent|fan|mum|dad|mom|parent|person|student|nurse|introvert|extrovert|"
+                           r"night owl|early bird)$", re.IGNORECASE)
+
+
+def _said_of_oneself(clause: str) -> str:
+    """A clause whose "I'm" chat dropped, with it: "Fluent in Polish" → "I'm fluent in Polish"; "Runner here,
+    training for an ultra" → "I'm a runner, training for an ultra"."""
+    here = _SELF_HERE.match(clause)
+    if here and not re.match(r"(?:it|that|this|there|weather|sunny|raining|cold|hot)\b", clause, re.IGNORECASE):
+        phrase = here.group(1).strip()
+        article = "a " if (_ARTICLE_NOUN.search(phrase) and not _STATE_WORD.search(phrase)
+                           and not phrase.lower().startswith(("a ", "an "))) else ""
+        rest = clause[here.end():]
+        return f"I'm {article}{_lower_first(phrase)}" + (f", {_lower_first(rest)}" if rest.strip() else ".")
+    if _STATE_FIRST.match(clause):
+        article = "a " if re.match(r"(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)\b", clause,
+                                   re.IGNORECASE) else ""
+        return f"I'm {article}{_lower_first(clause)}"
+    return clause
 
 
 def normalise(text: str) -> str:
     for pattern, standard in INFORMAL:
         text = re.sub(pattern, standard, text)
-    return text
+    text = _ME_AND.sub(lambda m: f"{m.group(1)}{m.group(2)[:1].upper()}{m.group(2)[1:]} and I", text)
+    return text.replace("本人", "我")
 
 
 _NAMED_NEXT = re.compile(r"^\s*(?:his|her|its|their) name(?:'s| is| was)\s+((?-i:[A-Z][a-z]+))\b[\s,.!]*(.*)$",
@@ -145,6 +182,8 @@ RELATIVE_WORDS = (
     "grandad|granddad|niece|nephew|mother-in-law|father-in-law|sister-in-law|brother-in-law|mam"
 )
 
+_ME_AND = re.compile(rf"^(\s*)me and ((?:my|our) (?:\w+ )?(?:{RELATIVE_WORDS})|(?-i:[A-Z])[a-z]+)\b", re.IGNORECASE)
+"""'Me and my wife have two dogs' → 'My wife and I have two dogs'."""
 _PAIR_SUBJECT = re.compile(r"^\s*((?-i:[A-Z][a-z]+) and (?:I|me))\s+(.+)$", re.IGNORECASE)
 _INTRODUCTION = re.compile(r"^\s*((?i:i'?m|i am) [A-Z][a-z]+),\s+((?i:an?|the) .+)$")
 """'I'm Aigerim, a vet in Almaty' introduces a name and then says something else: two clauses."""
@@ -174,13 +213,13 @@ def split_clauses(sentence: str) -> list[str]:
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
     clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
-    clauses = [_BEEN.sub("I've been ", c, count=1) for c in clauses]
+    clauses = [_BEEN.sub("I've been ", _said_of_oneself(c), count=1) for c in clauses]
     return _merge_short(clauses)
 
 
-_NAME_BEFORE = re.compile(r"\b(?-i:[A-Z][a-z]+)$")
+_NAME_BEFORE = re.compile(rf"\b(?-i:[A-Z][a-z]+)$|\b(?:my|our) (?:\w+ )?(?:{RELATIVE_WORDS})$", re.IGNORECASE)
 _PAIR_VERB = re.compile(r"i (?:broke up|split up|separated|got (?:married|engaged|divorced)|(?:have|'ve) been (?:together|"
-                        r"married|dating|seeing)|met|are|were)\b", re.IGNORECASE)
+                        r"married|dating|seeing)|met|are|were|have|'ve got|own|run|share|live)\b", re.IGNORECASE)
 
 
 def _clause_parts(sentence: str) -> list[str]:
