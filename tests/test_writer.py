@@ -296,3 +296,24 @@ def test_a_fact_said_the_way_chat_says_it_is_kept_as_a_sentence(tmp_path, text, 
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
     assert stored in [m.content for m in services.memories.list_items() if not m.is_episode]
+
+
+@pytest.mark.parametrize(("hometown", "move", "kept"), [
+    ("I'm originally from Glasgow.", "We moved to Bristol last month.", "Glasgow"),
+    ("我老家是绵阳的。", "这周末搬去杭州。", "绵阳"),
+    ("I grew up in Aberdeen.", "I live in Leeds now.", "Aberdeen"),
+])
+def test_where_the_user_is_from_outlives_a_move(tmp_path, hometown, move, kept):
+    """Where one is from is its own slot: moving house changes where one lives, not where one grew up."""
+    services = fake_services(tmp_path)
+    process(services, hometown, now=1000.0)
+    process(services, move, now=90_000.0)
+    typed = [m for m in services.memories.list_items() if not m.is_episode]
+    assert [m for m in typed if kept in m.content and m.attribute == "hometown" and m.status == "active"], typed
+
+
+def test_a_from_and_a_but_clause_are_two_facts(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "I'm from Leeds but live in York now.", now=1000.0)
+    slots = {m.attribute: m.content for m in services.memories.list_items() if not m.is_episode}
+    assert slots.get("hometown") == "The user is from Leeds." and slots.get("home") == "The user lives in York now."

@@ -258,6 +258,14 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My gran Effie is 92 and still lives on her own.", "My cousin Arman lives in Almaty.",
                    "My niece Sophie just started nursery.", "我外婆今年八十了。"),
          question=""),
+    Slot("hometown", "fact", False,
+         en=(r"\boriginally (?:from|hail from)\b", r"\bgrew up in\b", r"\bborn and (?:raised|bred) in\b",
+             r"\b(?:my )?home ?town is\b", r"\b(?:i'?m|i am|we'?re|we are) from (?-i:[A-Z])\w+"),
+         zh=(r"老家", r"(?:我|用户)是[\u4e00-\u9fff]{2,4}人(?![员士])", r"在[\u4e00-\u9fff]{2,6}长大", r"出生在"),
+         asks=("hometown", "home town", "grow up", "grew up", "originally", "where am i from", "where i'm from", "老家",
+               "哪里人", "哪儿人", "哪的人"),
+         examples=("I'm originally from Glasgow.", "我老家是绵阳的。", "I grew up in Aberdeen.", "我是湖南人。"),
+         question="Where am I from?"),
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
              r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
@@ -267,7 +275,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:we'?re|we are|i'?m|i am) (?:now )?(?:living )?in (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)? (?:now|these days|nowadays)\b",
              r"\b(?:rent|rents|renting|rented|own|bought|share|sharing) (?:a |an |the |our |my )?(?:\w+ )?(?:flat|house|apartment|"
              r"bungalow|cottage|studio|terrace|semi) (?:in|near|on)\b"),
-         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"老家", r"新家(?:在|位于)", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
+         zh=(r"住在", r"搬(?:到|去|家)", r"定居", r"新家(?:在|位于)", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
          unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
                  r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
                  r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"

@@ -71,7 +71,7 @@ _CLAUSE_BREAK = re.compile(
 )
 """Where a clause with its own subject begins. Chinese drops subjects freely, so a Chinese comma only
 breaks before a new subject: '游泳还坚持着，换到了每周六上午' stays one statement."""
-_ELLIPTIC = re.compile(rf"\s+and\s+(?=(?:{SUBJECT_VERBS})\b)", re.IGNORECASE)
+_ELLIPTIC = re.compile(rf"\s+(?:and|but)\s+(?=(?:{SUBJECT_VERBS})\b)", re.IGNORECASE)
 """'I live in Culloden and work at Caley Marine': the second clause borrows the first one's subject."""
 _LEADING_SUBJECT = re.compile(r"^\s*(i|we)\b", re.IGNORECASE)
 _DROPPED_SUBJECT = re.compile(
