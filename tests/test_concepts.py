@@ -311,3 +311,8 @@ def test_a_hospital_stay_is_health_not_home():
     """住院 is being in hospital; 住 alone is where one lives."""
     assert "health" in concepts_in("我女儿上个月住院了，肺炎。") and "home" not in concepts_in("我女儿上个月住院了，肺炎。")
     assert "home" in concepts_in("我住在朝阳区望京。")
+
+
+@pytest.mark.parametrize("word", ["那口子", "老伴", "孩子他爸", "girlfriend", "fiancée"])
+def test_colloquial_words_for_a_partner_are_partner_words(word):
+    assert "spouse" in concepts_in(word)

@@ -32,7 +32,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("child", "family", "child|children|kid|kids|little one|little ones|孩子|小孩|娃|子女"),
     ("son", "child", "son|lad|boy|儿子|小子"),
     ("daughter", "child", "daughter|girl|lass|女儿|闺女"),
-    ("spouse", "family", "spouse|partner|other half|husband|wife|hubby|missus|significant other|girlfriend|boyfriend|gf|bf|fiance|fiancee|fiancé|fiancée|男朋友|女朋友|未婚夫|未婚妻|爱人|另一半|对象|伴侣"),
+    ("spouse", "family", "spouse|partner|other half|husband|wife|hubby|missus|significant other|girlfriend|boyfriend|gf|bf|fiance|fiancee|fiancé|fiancée|男朋友|女朋友|未婚夫|未婚妻|爱人|另一半|对象|伴侣|那口子|老伴|孩子他爸|孩子他妈|孩子她妈"),
     ("husband", "spouse", "husband|hubby|老公|丈夫|先生"),
     ("wife", "spouse", "wife|missus|老婆|妻子|媳妇|太太"),
     ("sibling", "family", "sibling|siblings|兄弟姐妹"),
