@@ -21,10 +21,13 @@ from memeval.run import OFFSETS  # noqa: E402
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
 
-FLOORS = {  # measured on the test split without model labels (README, "Evaluation", round 8), minus a margin
-    "hit@5 overall": 0.80,   # measured 0.85
+FLOORS = {  # measured on the test split without model labels (README, "Evaluation", round 11), minus a margin
+    "hit@5 overall": 0.80,   # measured 0.86
     "selected overall": 0.62,  # measured 0.68
-    "never": 0.79,           # measured 0.85
+    "single selected": 0.80,  # measured 0.87
+    "update selected": 0.50,  # measured 0.57
+    "chinese selected": 0.62,  # measured 0.69
+    "never": 0.80,           # measured 0.88
     "temporal selected": 0.90,  # measured 0.97
     "fact recall": 0.73,     # measured 0.78
     "precision": 0.80,       # measured 0.86
@@ -55,6 +58,9 @@ def test_memchat_finds_at_least_what_plain_retrieval_finds(result):
         assert mine["overall"]["hit"] >= 1.05 * base["overall"]["hit"], offset
         assert mine["overall"]["hit"] >= FLOORS["hit@5 overall"]
         assert mine["overall"]["selected"] >= FLOORS["selected overall"]
+        assert mine["single"]["selected"] >= FLOORS["single selected"]
+        assert mine["update"]["selected"] >= FLOORS["update selected"]
+        assert mine["chinese"]["selected"] >= FLOORS["chinese selected"]
 
 
 def test_unrelated_questions_recall_nothing_and_events_keep_their_dates(result):
@@ -67,7 +73,7 @@ def test_write_path_keeps_facts_and_little_else(result):
     rates = result["write_path"]["all"]
     assert rates["fact_recall"] >= FLOORS["fact recall"], rates
     assert rates["precision"] >= FLOORS["precision"], rates
-    assert rates["user_messages_per_s"] >= 10, rates
+    # import speed is a benchmark figure (eval_memory.py, bench_import.py), not asserted: a busy machine is no bug
 
 
 def test_forgotten_topics_secrets_and_chit_chat_stay_out(result):
