@@ -89,6 +89,9 @@ def test_month_questions_name_no_year_so_they_mean_the_same_whenever_asked():
         ("Quick update: we moved to Porto.", ["We moved to Porto."]),
         ("对了，我老婆叫小美。", ["我老婆叫小美。"]),
         ("I play guitar and piano.", ["I play guitar and piano."]),
+        # a pair subject opens its clause; a name ending another clause is no pair ("…is Ana and I live…")
+        ("My name is Ana and I live in Porto with my dog Pixel.", ["My name is Ana", "I live in Porto with my dog Pixel."]),
+        ("Me and my wife have two dogs.", ["My wife and I have two dogs."]),
     ],
 )
 def test_discourse_markers_go_and_each_fact_keeps_a_subject(text, clauses):

@@ -162,7 +162,8 @@ _VERB_3RD = re.compile(
 
 
 _PLURAL = {"has": "have", "is": "are", "was": "were"}
-_COMPOUND_SUBJECT = re.compile(r"(?:the user's |(?-i:[A-Z])[a-z]+)[\w' -]{0,30}? and ", re.IGNORECASE)
+_COMPOUND_SUBJECT = re.compile(r"(?:the user's |(?-i:[A-Z])[a-z]+)(?:(?! is | was | are | has | had )[\w' -]){0,30}? and ",
+                               re.IGNORECASE)
 
 
 def third_person(clause: str) -> str:

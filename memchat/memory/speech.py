@@ -217,7 +217,10 @@ def split_clauses(sentence: str) -> list[str]:
     return _merge_short(clauses)
 
 
-_NAME_BEFORE = re.compile(rf"\b(?-i:[A-Z][a-z]+)$|\b(?:my|our) (?:\w+ )?(?:{RELATIVE_WORDS})$", re.IGNORECASE)
+_NAME_BEFORE = re.compile(rf"(?:^|[,;:]\s*|\b(?:tbh|so|but|and|because|now|then)\s+)(?:(?-i:[A-Z][a-z]+)|(?:my|our) (?:\w+ )?"
+                          rf"(?:{RELATIVE_WORDS}))$", re.IGNORECASE)
+"""The first of a pair subject, opening its clause ("…tbh, Dan and I broke up", "My wife and I have two dogs");
+not a name that ends another clause ("My name is Ana and I live in Porto")."""
 _PAIR_VERB = re.compile(r"i (?:broke up|split up|separated|got (?:married|engaged|divorced)|(?:have|'ve) been (?:together|"
                         r"married|dating|seeing)|met|are|were|have|'ve got|own|run|share|live)\b", re.IGNORECASE)
 
