@@ -289,6 +289,7 @@ def test_a_hedged_life_change_and_a_plain_skill_are_kept(tmp_path, text, kept):
     ("My go-to coffee order is a flat white.", "The user's go-to coffee order is a flat white."),
     ("Sam and I live in Leeds.", "Sam and the user live in Leeds."),
     ("本人在深圳做程序员。", "用户在深圳做程序员。"),
+    ("Born in Leeds in 1985.", "The user was born in Leeds in 1985."),
 ])
 def test_a_fact_said_the_way_chat_says_it_is_kept_as_a_sentence(tmp_path, text, stored):
     """Chat drops "I'm" ("Runner here", "Fluent in Polish"), opens with a label ("Work-wise"), puts "me" first

@@ -197,34 +197,33 @@ has not named."""
 
 def speaks_of_none(relations: frozenset[str], query: str, content: str, people: dict[str, list[frozenset[str]]],
                    known: Sequence[str] = ()) -> str:
-    """"says nothing of your mother": the question asks about the user's mother and the memory names no
-    mother (nor a parent word just above), by no word and by no name the store gives her, nor anyone the
-    store has not placed ("Callum is 17" may be the son nobody called a son). Another's relative ("his mum
-    Siobhan") is not the user's. A Chinese memory, whose names the store cannot tell from other words, is
-    out only when it speaks of other relatives and not of this one."""
+    """"says nothing of your mother": the question asks about the user's mother and the memory speaks of other
+    people (a daughter, a boss, someone the store knows by name) but of no mother: not by a word for her (nor a
+    parent word just above), not by a name the store gives her, not by a name the store has not placed ("Callum
+    is 17" may be the son nobody called a son). For her name ("What's my mum's name?") only a name the store gives
+    her answers, once it knows one. A memory that speaks of no one is left to relevance, and another's relative
+    ("his mum Siobhan") is not the user's; "my brother's wife" asks for a relative of someone else's."""
     if not relations:
         return ""
-    theirs = kin_of_others(query, question=True)  # "my brother's wife": the memory must give someone a wife, not the user
-    if theirs and not concept_overlap(theirs, kin_of_others(content)):
-        return f"says nothing of a {sorted(theirs)[0]} of theirs"
+    theirs = kin_of_others(query, question=True)
+    if theirs:  # the memory must give someone a wife, not the user; the relative's own name is not what is asked
+        return "" if concept_overlap(theirs, kin_of_others(content)) else f"says nothing of a {sorted(theirs)[0]} of theirs"
     text = own_kin_only(query, content)
     said, present = concepts_in(text), term_set(text)
+    of_someone = bool(said & PEOPLE_CONCEPTS) or any(t <= present for terms in people.values() for t in terms)
+    if not of_someone:
+        return ""
     unplaced = [n for n in _PERSON_SAID.findall(text) if n not in NOT_NAMES and n not in known and not concepts_in(n)]
     for relation in sorted(relations):
-        if theirs:
-            break  # the relative's name is not the one asked
         broader = CONCEPTS[relation].parent  # "my daughter" among "two kids: Zanele and Sipho"
         names = people.get(relation) or (people.get(broader, []) if broader in FAMILY_WORDS else [])
         named_here = any(t & present if any(map(has_cjk, t)) else t <= present for t in names)  # 秀兰 is 刘秀兰
         speaks = named_here or bool(concept_overlap(frozenset({relation}), said))
-        of_someone = bool(said & PEOPLE_CONCEPTS) or any(re.search(rf"\b{re.escape(n)}\b", text) for n in known)
-        if _NAME_ASKED.search(query):  # "What's my mum's name?": a name the store gives her, or one said here
-            if named_here or not names and (speaks or unplaced) or not of_someone:
-                continue
-            return f"names no {relation} of yours"
-        if speaks or not of_someone or unplaced and not names:
-            continue  # of this relative, of no one in particular, or of someone the store has not placed
-        return f"says nothing of your {relation}"
+        if _NAME_ASKED.search(query):
+            if not (named_here or not names and (speaks or unplaced)):
+                return f"names no {relation} of yours"
+        elif not (speaks or unplaced and not names):
+            return f"says nothing of your {relation}"
     return ""
 
 

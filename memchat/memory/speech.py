@@ -117,6 +117,8 @@ def _said_of_oneself(clause: str) -> str:
         rest = clause[here.end():]
         return f"I'm {article}{_lower_first(phrase)}" + (f", {_lower_first(rest)}" if rest.strip() else ".")
     if _STATE_FIRST.match(clause):
+        if clause.lower().startswith("born "):
+            return f"I was {_lower_first(clause)}"  # "Born in Leeds, raised in York"
         article = "a " if re.match(r"(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)\b", clause,
                                    re.IGNORECASE) else ""
         return f"I'm {article}{_lower_first(clause)}"
