@@ -86,24 +86,26 @@ _DROPPED_SUBJECT = re.compile(
 
 _BEEN = re.compile(r"^(?:just |also )?been (?!there\b|here\b|a while\b|ages\b|so\b|really\b)(?=\w)", re.IGNORECASE)
 """'Been learning Portuguese for months', 'Been vegetarian for ten years' are the user's: "I've been…"."""
+_KEEN = r"(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)"
+"""How keen a fan says they are ("Huge Liverpool fan"): a noun phrase that takes "a"."""
 _STATE_FIRST = re.compile(
     r"^(?:fluent in|allergic to|married to|engaged to|born in|based in|originally from|obsessed with|addicted to|"
-    r"new to|terrified of|scared of|(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)\s+"
+    rf"new to|terrified of|scared of|{_KEEN}\s+"
     r"(?:[\w'-]+\s+){0,3}(?:fan|supporter|reader|gamer|runner|cyclist|baker|cook|gardener|owner|parent|mum|dad))\b",
     re.IGNORECASE,
 )
 """Chat drops "I'm" before a state: 'Fluent in Polish', 'Originally from Glasgow', 'Huge Liverpool fan since…'."""
-_SELF_HERE = re.compile(
-    r"^((?:[\w'-]+\s+){0,2}(?:[\w'-]*(?:er|ist|or|ian|ant|ent)|fan|mum|dad|mom|parent|person|student|nurse|vegan|"
-    r"vegetarian|intolerant|allergic|left-handed|colou?rblind|deaf|diabetic|coeliac|celiac|pregnant|retired|"
-    r"introvert|extrovert|night owl|early bird))\s+here\b\s*[,.!;:-]*\s*",
-    re.IGNORECASE,
-)
+_SELF_ROLES = (r"[\w'-]*(?:er|ist|or|ian|ant|ent)|fan|mum|dad|mom|parent|person|student|nurse|introvert|extrovert|"
+               r"night owl|early bird")
+"""What one is, said of oneself: a noun, which takes "a" ("a runner")."""
+_SELF_STATES = (r"intolerant|allergic|left-handed|colou?rblind|deaf|diabetic|coeliac|celiac|pregnant|retired|vegan|"
+                r"vegetarian")
+"""How one is: an adjective, which takes none ("lactose intolerant"), though it may end like a noun."""
+_SELF_HERE = re.compile(rf"^((?:[\w'-]+\s+){{0,2}}(?:{_SELF_ROLES}|{_SELF_STATES}))\s+here\b\s*[,.!;:-]*\s*",
+                        re.IGNORECASE)
 """'Runner here, training for an ultra', 'Lactose intolerant here': who is speaking, said of oneself."""
-_STATE_WORD = re.compile(r"(?:intolerant|allergic|left-handed|colou?rblind|deaf|diabetic|coeliac|celiac|pregnant|"
-                         r"retired|vegan|vegetarian)$", re.IGNORECASE)
-_ARTICLE_NOUN = re.compile(r"(?:er|ist|or|ian|ant|ent|fan|mum|dad|mom|parent|person|student|nurse|introvert|extrovert|"
-                           r"night owl|early bird)$", re.IGNORECASE)
+_STATE_WORD = re.compile(rf"(?:{_SELF_STATES})$", re.IGNORECASE)
+_ARTICLE_NOUN = re.compile(rf"(?:{_SELF_ROLES})$", re.IGNORECASE)
 
 
 def _said_of_oneself(clause: str) -> str:
@@ -119,8 +121,7 @@ def _said_of_oneself(clause: str) -> str:
     if _STATE_FIRST.match(clause):
         if clause.lower().startswith("born "):
             return f"I was {_lower_first(clause)}"  # "Born in Leeds, raised in York"
-        article = "a " if re.match(r"(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)\b", clause,
-                                   re.IGNORECASE) else ""
+        article = "a " if re.match(rf"{_KEEN}\b", clause, re.IGNORECASE) else ""
         return f"I'm {article}{_lower_first(clause)}"
     return clause
 
