@@ -110,6 +110,8 @@ def test_third_person_reads_as_a_sentence():
     assert third_person(normalise("I wanna help make a difference")) == "The user wants to help make a difference."
     assert third_person("Our son Timur is five.") == "The user's son Timur is five."
     assert third_person("我对芒果过敏") == "用户对芒果过敏。"
+    assert third_person("Sam and I are engaged.") == "Sam and the user are engaged.", "two subjects: plural"
+    assert third_person("My name is Ana and I am 30.") == "The user's name is Ana and the user is 30.", "two clauses"
 
 
 @pytest.mark.parametrize("text", ["I sold my car.", "I quit the band.", "I'm not vegan any more.", "我把尤克里里卖了。"])

@@ -164,6 +164,8 @@ _VERB_3RD = re.compile(
 _PLURAL = {"has": "have", "is": "are", "was": "were"}
 _COMPOUND_SUBJECT = re.compile(r"(?:the user's |(?-i:[A-Z])[a-z]+)(?:(?! is | was | are | has | had )[\w' -]){0,30}? and ",
                                re.IGNORECASE)
+"""Two subjects before one verb ("Sam and ", "The user's wife and "); not a clause that has its own verb ("The user's
+name is Ana and ")."""
 
 
 def third_person(clause: str) -> str:
@@ -194,8 +196,9 @@ def third_person(clause: str) -> str:
     text = re.sub(r"\bthe user don'?t\b", "the user doesn't", text)
     text = re.sub(r"\bthe user do not\b", "the user does not", text)
     text = re.sub(r"\bthe user haven'?t\b", "the user hasn't", text)
-    text = re.sub(r"^((?:the user's |(?-i:[A-Z])[a-z]+ )[\w' -]{0,30}? and the user) (has|is|was)\b",  # two subjects: plural
-                  lambda m: m.group(1) + " " + _PLURAL[m.group(2).lower()], text, flags=re.IGNORECASE)
+    pair = re.match(rf"({_COMPOUND_SUBJECT.pattern}the user) (has|is|was)\b", text, re.IGNORECASE)
+    if pair:  # two subjects, one verb: plural ("The user's wife and the user have two dogs")
+        text = f"{pair.group(1)} {_PLURAL[pair.group(2).lower()]}{text[pair.end():]}"
     text = re.sub(r"(我们|咱们|我)", "用户", text)
     text = text.rstrip(" ,;:—–-")
     text = text[:1].upper() + text[1:]
