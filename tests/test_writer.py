@@ -265,7 +265,7 @@ def test_a_new_value_of_a_single_valued_slot_replaces_the_old_one(tmp_path, befo
 def test_musings_maybes_and_wishes_make_no_typed_memory(tmp_path, text):
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
-    assert not [m.content for m in services.memories.list_items() if not m.is_episode]
+    assert not [m.content for m in services.memories.list_items()]
 
 
 @pytest.mark.parametrize(("text", "kept"), [
@@ -275,7 +275,7 @@ def test_musings_maybes_and_wishes_make_no_typed_memory(tmp_path, text):
 def test_a_hedged_life_change_and_a_plain_skill_are_kept(tmp_path, text, kept):
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
-    assert [m.content for m in services.memories.list_items() if not m.is_episode and kept in m.content]
+    assert [m.content for m in services.memories.list_items() if kept in m.content]
 
 
 @pytest.mark.parametrize(("text", "stored"), [
@@ -296,7 +296,7 @@ def test_a_fact_said_the_way_chat_says_it_is_kept_as_a_sentence(tmp_path, text, 
     ("Me and my wife…") and calls itself 本人: each still a fact about the user, kept in one readable sentence."""
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
-    assert stored in [m.content for m in services.memories.list_items() if not m.is_episode]
+    assert stored in [m.content for m in services.memories.list_items()]
 
 
 @pytest.mark.parametrize(("hometown", "move", "kept"), [
@@ -309,12 +309,12 @@ def test_where_the_user_is_from_outlives_a_move(tmp_path, hometown, move, kept):
     services = fake_services(tmp_path)
     process(services, hometown, now=1000.0)
     process(services, move, now=90_000.0)
-    typed = [m for m in services.memories.list_items() if not m.is_episode]
+    typed = services.memories.list_items()
     assert [m for m in typed if kept in m.content and m.attribute == "hometown" and m.status == "active"], typed
 
 
 def test_a_from_and_a_but_clause_are_two_facts(tmp_path):
     services = fake_services(tmp_path)
     process(services, "I'm from Leeds but live in York now.", now=1000.0)
-    slots = {m.attribute: m.content for m in services.memories.list_items() if not m.is_episode}
+    slots = {m.attribute: m.content for m in services.memories.list_items()}
     assert slots.get("hometown") == "The user is from Leeds." and slots.get("home") == "The user lives in York now."
