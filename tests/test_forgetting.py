@@ -98,6 +98,11 @@ def test_not_requests_to_forget(text):
     ("Can you not remember the bit about my arrest?", "my arrest"),
     ("I don't want you holding on to my address.", "my address"),
     ("我的病情你别存了。", "病情"),  # "you, don't store it": addressed to the memory
+    # the thing said named with words before "stuff"/"thing", or fronted before the request
+    ("Don't remember the Spotify interview stuff, my boss might see this laptop.", "Spotify interview stuff"),
+    ("That thing about Gary — can you drop it from memory? It's gossip.", "Gary"),
+    ("The stuff with my ex, please forget it.", "my ex"),
+    ("工资那个你别存了哈。", "工资"),  # "that salary thing"
 ])
 def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
     from memchat.memory.forget_requests import forget_topic
@@ -233,6 +238,10 @@ def test_forgetting_the_users_birthday_keeps_a_relatives_said_on_its_own(tmp_pat
     ("My daughter Maisie has ADHD.", "Please don't keep anything about Maisie's diagnosis, she'd be mortified.",
      "ADHD"),
     ("我有抑郁症，在吃舍曲林。", "我的病情你别存了。", "舍曲林"),
+    ("I'm secretly interviewing at Spotify.", "Don't remember the Spotify interview stuff, my boss might see this laptop.",
+     "Spotify"),
+    ("My neighbour Gary is having an affair.", "That thing about Gary — can you drop it from memory? It's gossip.", "affair"),
+    ("我的月薪是两万三。", "工资那个你别存了哈。", "两万三"),
 ])
 def test_beliefs_and_a_diagnosis_told_in_their_own_words_are_forgotten(tmp_path, told, asked, gone):
     services = fake_services(tmp_path)

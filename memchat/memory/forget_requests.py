@@ -27,6 +27,8 @@ _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everyth
 """What a request to the assistant names: the user's things or what they said ("my salary", "anything about",
 "the bit about") — not "potatoes in the fridge", "the weeds", "cash at home", which is advice."""
 _KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
+_SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
+"""What a request calls the thing said: "the Spotify interview stuff", "that thing about Gary"."""
 """Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
 write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
 _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
@@ -34,7 +36,8 @@ _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
          rf"(?:discard|scrub|strike|get rid of|throw away|throw out|lose|bin|ditch){_WHAT_WAS_SAID}|"
-         rf"ignore(?=\s+what i (?:said|told you|mentioned)\b))")
+         rf"ignore(?=\s+what i (?:said|told you|mentioned)\b)|"
+         rf"{_NOT}\s+(?:remember|memori[sz]e|record|note down)(?=\s+the\s+(?:[\w'-]+\s+){{1,3}}{_SAID_THING}\b))")
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
@@ -43,8 +46,9 @@ EN_REQUESTS: tuple[str, ...] = (
     r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d like you to|i want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
-    rf"^(?P<t>(?:that|the|this)\s+(?:bit|part|thing|stuff|info|detail)s?\s+(?:about|on|re)\s+.+?)\s*[—–,;:.-]+\s*"
-    rf"(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEP_VERBS}\s+(?:it|that|this)\b",
+    rf"^(?P<t>(?:that|the|this)\s+{_SAID_THING}\s+(?:about|on|re|with)\s+.+?)\s*[—–,;:.-]+\s*"
+    rf"(?:(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEP_VERBS}|"
+    rf"{_PLEASE}(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|clear|bin|ditch|lose|get rid of))\s+(?:it|that|this)\b",
     r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
     r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
     r"^(?:just\s+|please\s+|can you\s+)?(?:pretend|act like|act as if)\s+(?:you|u)\s+(?:never|didn'?t)\s+(?:heard|hear|saw|see|read|knew|know)\s+(?P<t>.+)$",
@@ -94,7 +98,7 @@ _EN_CONTAINER = re.compile(
     r"\s*(?:you|u|to you)?\s*|"
     r"you know\s+|"
     r"i (?:told|said) (?:you|u)\s+)?"
-    r"(?:(?:about|on|regarding|re:?|of|concerning|from)\s+)?",
+    r"(?:(?:about|on|regarding|re:?|of|concerning|from|with)\s+)?",
     re.IGNORECASE,
 )
 _EN_TAIL = re.compile(
@@ -107,7 +111,7 @@ _EN_TAIL = re.compile(
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:的事情?了?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:的事情?了?|(?<=..)那个|(?<=..)这个|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _EN_LATEST = re.compile(
