@@ -318,3 +318,43 @@ def test_a_from_and_a_but_clause_are_two_facts(tmp_path):
     process(services, "I'm from Leeds but live in York now.", now=1000.0)
     slots = {m.attribute: m.content for m in services.memories.list_items()}
     assert slots.get("hometown") == "The user is from Leeds." and slots.get("home") == "The user lives in York now."
+
+
+@pytest.mark.parametrize(("earlier", "later", "old", "new"), [
+    # a new manager named after a clause about the old one ("X's gone …, so Y is covering"), with a comment
+    # on Y at the end whose doubt is about Y, not about the fact
+    ("My manager is called Priya.", "Priya's gone on maternity leave so Tom is covering as my manager till next year, "
+     "he's fine I guess.", "Priya", "Tom is covering as the user's manager"),
+    # a role said with an adverb between "I'm" and it, behind a "news from me" opener
+    ("I'm a nurse at St Thomas'.", "big news from me, I passed my exams so I'm officially a nurse practitioner now",
+     "nurse at St Thomas'", "nurse practitioner"),
+    # a diet resumed, and a state with its "I'm" dropped after "so"
+    ("I'm vegetarian.", "I started eating fish again, my doctor said I needed more protein, so pescatarian now I suppose",
+     "vegetarian", "The user is pescatarian now."),
+    # what one does these days with "I'm" dropped; ", so no more X" ends X
+    ("I commute by train, about an hour each way.", "Working from home full time now, so no more train!",
+     "commutes by train", "The user is working from home full time now."),
+])
+def test_updates_said_the_way_chat_says_them(tmp_path, earlier, later, old, new):
+    services = fake_services(tmp_path)
+    process(services, earlier, now=1000.0)
+    process(services, later, now=2000.0)
+    active = [m.content for m in services.memories.list_items(statuses=("active",))]
+    assert any(new in c for c in active), active
+    assert not any(old in c and new not in c for c in active), active
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Working from home is great.", None),  # a gerund that is the subject: nothing said of oneself
+    ("Living in Leeds with my sister at the moment.", "The user is living in Leeds"),
+    ("Single again since March, honestly it's fine.", "The user is single again since March"),
+])
+def test_what_one_is_doing_these_days_with_the_subject_dropped(tmp_path, text, kept):
+    from memchat.memory.speech import split_clauses
+    clauses = split_clauses(text)
+    if kept is None:
+        assert not clauses[0].startswith("I'm")
+    else:
+        services = fake_services(tmp_path)
+        process(services, text)
+        assert any(kept in m.content for m in services.memories.list_items(statuses=("active",)))

@@ -98,7 +98,9 @@ _ROWS: tuple[Slot, ...] = (
     Slot("diet", "preference", True,
          en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free|keto|paleo|low[- ]carb|"
              r"plant[- ]based|intermittent fasting|red meat)\b",
-             r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b"),
+             r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b",
+             r"\b(?:started|start|stopped|quit|began|back to|went back to|gone back to) (?:eating|having) (?:meat|fish|"
+             r"chicken|pork|beef|lamb|dairy|eggs|seafood|red meat|sugar|carbs|gluten|bread)\b"),
          zh=(r"吃素", r"素食", r"不吃", r"忌口", r"不能吃", r"不喝"),
          asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
          examples=("I'm vegetarian, so no meat for me.", "我不吃香菜。"),
@@ -121,7 +123,8 @@ _ROWS: tuple[Slot, ...] = (
             r"engineer|nurse|teacher|developer|director|captain|foreman|officer|partner|coordinator|gardener|technician)\b",
             r"\b(?:i|we)(?:'ll| will| am|'m)? start(?:s|ing|ed)? (?:work |there |in \w+ |on \w+ |next \w+ )?as "
             r"(?!(?:an? |the )?(?:joke|usual|well|planned|soon|normal|always|before|expected)\b)(?:an? |the )?[a-z]+",
-            r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) (?:now )?(?:a|an|the new|the) "
+            r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) "
+             r"(?:(?:now|officially|finally|still|currently|technically|basically|actually|just) )?(?:a|an|the new|the) "
              r"(?!designated\b)"
              r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
              r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"

@@ -22,6 +22,8 @@ INFORMAL: tuple[tuple[str, str], ...] = (
 DISCOURSE_MARKERS: tuple[str, ...] = (
     r"by the way", r"btw", r"just so you know", r"fyi", r"for the record", r"quick update", r"small update",
     r"update", r"big news", r"huge news", r"good news", r"bad news", r"news", r"guess what", r"fun fact",
+    r"(?:(?:big|huge|good|bad|quick|small|some|little|an?) )?(?:news|update)s? (?:from me|from my (?:end|side)|"
+    r"on my (?:end|side|front)|here|for you)",
     r"oh and", r"oh", r"also", r"and", r"anyway", r"anyways", r"actually", r"so", r"well", r"right so", r"right",
     r"ok so", r"okay so", r"ok", r"okay", r"hey", r"hi", r"hmm+", r"um+", r"uh+", r"yeah", r"yes", r"no(?=\s*[,.!;:—–-])", r"lol",
     r"different topic", r"on a lighter note", r"on another note", r"while i'?m at it", r"one more thing",
@@ -64,8 +66,10 @@ SUBJECT_VERBS = (
 )
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:(?:now|then|these days|nowadays|still)\s+)?"
-    r"(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
-    r"|\s+(?:and|but|so|also)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b)"
+    r"(?:i|i'm|i've|i'd|my|we|we're|our)\b)|,\s*(?:and\s+|so\s+)?(?=no (?:more|longer)\b|(?:vegan|vegetarian|pescatarian|teetotal|sober|single)\s+"
+    r"(?:now|these days|nowadays|again)\b)"
+    r"|\s+(?:and|but|so|also)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b"
+    r"|(?-i:[A-Z][a-z]+)(?:'s)?\s+(?:is|was|has|had|will|took|takes|became|moved|left|started|got|joined|covers|covering)\b)"
     r"|[，；](?:而且|但是|不过|所以)?(?=我|我们|他|她|它|家里|[^，；]{0,3}(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿)))\s*",
     re.IGNORECASE,
 )
@@ -84,6 +88,16 @@ _DROPPED_SUBJECT = re.compile(
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
 
 
+_DOING = re.compile(
+    r"^(?:now |currently |still |also )?(?=(?:working|living|studying|training|teaching|renting|commuting|dating|seeing|"
+    r"learning|doing|running|volunteering|freelancing|staying|saving|eating|cycling|driving)\b)"
+    r"(?!\w+ (?:is|was|has|can|makes|made|gets|takes|feels|sounds|seems|helps|isn'?t|wasn'?t)\b)"
+    r"(?=[^.!?]*\b(?:now|these days|nowadays|at the moment|atm|currently|full[- ]time|part[- ]time|since|for (?:a|the|two|"
+    r"three|\d+)|at|in|with)\b)",
+    re.IGNORECASE,
+)
+"""Chat drops "I'm" before what one is doing these days: 'Working from home full time now', 'Living with my sister
+at the moment' — not a gerund that is the subject ('Working from home is great')."""
 _BEEN = re.compile(r"^(?:just |also )?been (?!there\b|here\b|a while\b|ages\b|so\b|really\b)(?=\w)", re.IGNORECASE)
 """'Been learning Portuguese for months', 'Been vegetarian for ten years' are the user's: "I've been…"."""
 _KEEN = r"(?:huge|big|massive|lifelong|life-long|die-hard|proud|long-time|avid)"
@@ -99,7 +113,7 @@ _SELF_ROLES = (r"[\w'-]*(?:er|ist|or|ian|ant|ent)|fan|mum|dad|mom|parent|person|
                r"night owl|early bird")
 """What one is, said of oneself: a noun, which takes "a" ("a runner")."""
 _SELF_STATES = (r"intolerant|allergic|left-handed|colou?rblind|deaf|diabetic|coeliac|celiac|pregnant|retired|vegan|"
-                r"vegetarian")
+                r"vegetarian|pescatarian|teetotal|sober|single|engaged|divorced|self-employed|unemployed")
 """How one is: an adjective, which takes none ("lactose intolerant"), though it may end like a noun."""
 _SELF_HERE = re.compile(rf"^((?:[\w'-]+\s+){{0,2}}(?:{_SELF_ROLES}|{_SELF_STATES}))\s+here\b\s*[,.!;:-]*\s*",
                         re.IGNORECASE)
@@ -118,6 +132,8 @@ def _said_of_oneself(clause: str) -> str:
                            and not phrase.lower().startswith(("a ", "an "))) else ""
         rest = clause[here.end():]
         return f"I'm {article}{_lower_first(phrase)}" + (f", {_lower_first(rest)}" if rest.strip() else ".")
+    if re.match(rf"^(?:{_SELF_STATES})\s+(?:now|these days|nowadays|again|since|for)\b", clause, re.IGNORECASE):
+        return f"I'm {_lower_first(clause)}"  # "…so pescatarian now", "Single again since March"
     if _STATE_FIRST.match(clause):
         if clause.lower().startswith("born "):
             return f"I was {_lower_first(clause)}"  # "Born in Leeds, raised in York"
@@ -216,8 +232,31 @@ def split_clauses(sentence: str) -> list[str]:
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
     clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
+    clauses = [f"I'm {_lower_first(c)}" if _DOING.match(c) else c for c in clauses]
     clauses = [_BEEN.sub("I've been ", _said_of_oneself(c), count=1) for c in clauses]
-    return _merge_short(clauses)
+    return _merge_short([without_hedge(c) for c in clauses])
+
+
+_HEDGE_TAIL = re.compile(r"(?:[,\s]+(?:i (?:guess|suppose|think|reckon|believe)|tbh|ngl|honestly|lol|lmao|haha+|hehe+|"
+                         r"though|i mean|or something|or whatever))+\s*([.!?]*)\s*$", re.IGNORECASE)
+"""A hedge or a laugh at the end of a clause ('…so pescatarian now I suppose', '…he's fine I guess lol')."""
+
+
+_ASIDE_TAIL = re.compile(r",\s*(?:he|she|it|they|that|which)(?:'s|'re| is| are| was| were| seems?| looks?)\s[^,]*$",
+                         re.IGNORECASE)
+"""A comment on someone just named, at the end of a sentence ("…my manager till next year, he's fine I guess")."""
+
+
+def without_aside(sentence: str) -> str:
+    """The sentence without a closing comment on whom it named: a doubt there ("he's fine I guess") is about
+    that person, not about the fact before it."""
+    return _ASIDE_TAIL.sub("", sentence)
+
+
+def without_hedge(clause: str) -> str:
+    """The clause without the hedge it ends on, which is the speaker's manner, not the fact."""
+    trimmed = _HEDGE_TAIL.sub(r"\1", clause)
+    return trimmed if _substantial(trimmed) else clause
 
 
 _NAME_BEFORE = re.compile(rf"(?:^|[,;:]\s*|\b(?:tbh|so|but|and|because|now|then)\s+)(?:(?-i:[A-Z][a-z]+)|(?:my|our) (?:\w+ )?"

@@ -58,7 +58,15 @@ from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
-from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_next_name, with_referent
+from memchat.memory.speech import (
+    normalise,
+    referent_of,
+    split_clauses,
+    strip_markers,
+    with_next_name,
+    with_referent,
+    without_aside,
+)
 from memchat.memory.terms import has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
@@ -258,7 +266,7 @@ class MemoryWriter:
             spoken = with_relation(with_referent(strip_markers(normalise(read)), referent), known.relation_of)
             referent = referent_of(spoken) or referent
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
-            hedged = is_hedged(spoken)
+            hedged = is_hedged(without_aside(spoken))
             found: list[MemoryDraft] = []
             last: int | None = None  # the draft the previous clause of this sentence made
             for clause in split_clauses(spoken):
