@@ -274,3 +274,34 @@ def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
         conversation.run_turn(text)
         conversation.settle()
     assert "Biscuit" in _alive(conversation.services)
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # the story goes on in a sentence that opens on whom it named: that sentence, and what it stored, go too
+    (["My cousin Leo got caught shoplifting. He has a court date in June and he's terrified.",
+      "Leo is doing a plumbing apprenticeship."], "forget what I said about Leo and the shoplifting, please",
+     ["court date", "shoplifting"], ["plumbing apprenticeship"]),
+    (["Our neighbour Ruth started chemo in March. She's lost her hair and barely goes out.", "Ruth has a lovely garden."],
+     "Delete the bit about Ruth's chemo, it's not mine to share.", ["chemo", "lost her hair"], ["lovely garden"]),
+    # two people and one story: the story of both, not everything about the first of them
+    (["My friend Omar has two kids.", "He and his wife Lena are separating, she's moving out next week."],
+     "Can you forget what I told you about Omar and Lena splitting up? They'd hate it.", ["separating"], ["two kids"]),
+    # Chinese requests that close on 了 and particles
+    (["我表姐被裁员了，现在在找工作。"], "我表姐被裁员那件事，你就别留着了吧，她还没告诉家里。", ["裁员"], []),
+    (["我舅舅上个月住院了，肝不好。"], "上次说的我舅住院的事，不要记录了，他挺在意的。", ["住院"], []),
+    (["我同学小李借了我五千块钱。"], "关于小李借钱那个，删掉了啊。", ["五千"], []),
+])
+def test_a_story_told_over_sentences_or_of_two_people_is_forgotten_whole(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, *told)
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
+@pytest.mark.parametrize("text", ["别记住了哈", "删掉了啊"])
+def test_a_chinese_request_with_no_topic_left_is_no_topic(text):
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(text)
+    assert request is None or request.topic not in ("住了哈", "了啊")

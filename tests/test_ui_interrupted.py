@@ -69,7 +69,8 @@ async def test_a_message_that_got_no_reply_is_back_in_the_box_with_a_notice(sett
 
 
 async def test_quit_while_memories_are_saved_says_so_and_a_second_press_quits_at_once(settings):
-    app = MemchatApp.from_settings(settings, engine=FakeEngine(("Noted.",)), embedder=SlowEmbedder(0.5))
+    app = MemchatApp.from_settings(settings, engine=FakeEngine(("Noted.",)), embedder=SlowEmbedder(2.0))
+    # the embedder is slow enough that the saving cannot end while the keys are pressed, on a loaded machine too
     async with app.run_test(size=(140, 40)) as pilot:
         await send(pilot, "My sister Ana lives in Porto and I work as a nurse.")
         await wait_until(pilot, lambda: app.conversation.extracting)

@@ -95,6 +95,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|wage|wages|income|earn|earns|earning|debt|debts|owe|owed|loan|loans|overdraft|"
                     "mortgage|savings|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
+    ("separation", None, "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
+                         "broke up|breaking up|break-up|breakup|called it quits|分手|离婚|分居"),
+    ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"
+                       "lost my job|裁员|被裁|被辞退|失业|下岗"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|suing|sued|court case|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"

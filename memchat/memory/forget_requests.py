@@ -67,14 +67,16 @@ _CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|
             r"(?:别|不要)(?:保)?存(?=我的|我们的|这(?:个|件|条|些)|那(?:个|件|条|些)|下来|起来)|(?<=你)(?:别|不要)(?:保)?存了?|别留着|"
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见)")
 _CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
+_CN_END = r"(?:了)?(?:吧|啊|哈|啦|呀|哦)*"
+"""What may close a Chinese request after its verb: 了 and the sentence's particles ("你就别留着了吧")."""
 CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
     r"^(?:你)?(?:别|不要|不用|不必)(?:把|将)(?P<t>.+?)(?:存|记|保存|记录|写)(?:下来|下|住|着|进去)?(?:了|啊|哈|吧)?(?:[，,。！!～~]|$)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)从(?:你的)?(?:记忆|记录|脑子)(?:里|中)?(?:去掉|拿掉|划掉|抹掉|删掉)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
-    rf"^{_CN_ASK}{_CN_VERB}(?P<t>.+)$",
-    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我)?{_CN_VERB}(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
-    r"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?(?:吧|啊|哈)?(?:[，,。！!～~]|$)",
+    rf"^{_CN_ASK}(?:就)?{_CN_VERB}(?!{_CN_END}(?:[，,。！!～~]|$))(?P<t>.+)$",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我)?{_CN_VERB}{_CN_END}(?:[，,。！!～~]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?{_CN_END}(?:[，,。！!～~]|$)",
 )
 """Chinese request shapes."""
 
@@ -110,7 +112,8 @@ _EN_TAIL = re.compile(
     re.IGNORECASE,
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
-_CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?(?:说(?:过)?|讲(?:过)?|提(?:过)?|告诉你)?(?:的)?(?:关于)?")
+_CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
+                           r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
 _CN_SUFFIX = re.compile(r"(?:的事情?了?|(?<=..)那个|(?<=..)这个|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
@@ -176,6 +179,8 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
                 topic = _trim_cn(_CN_LATEST.sub("", raw))
                 if re.fullmatch(r"(?:我)?(?:说|讲|提|发)(?:过)?的?(?:话|那句|这句|那些|内容)?|那句话?|这句话?|那条|这条|的?", topic):
                     topic = ""
+                if re.fullmatch(r"[住着了录得吧啊哈啦呀哦]+", topic):  # what is left of "别记住了哈": no topic
+                    continue
                 if latest or len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
                     return ForgetRequest(topic, latest)
     return None
@@ -202,7 +207,12 @@ def topic_parts(topic: str) -> list[str]:
     parts = re.split(r"\s*(?:\band\b|&|,|和|跟|与|、|以及)\s*", topic, flags=re.IGNORECASE)
     vague = r"\b(the|whole|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
-    return [p for p in parts if re.search(r"\w", p)]
+    parts = [p for p in parts if re.search(r"\w", p)]
+    last = re.match(r"^((?-i:[A-Z][a-z]+))\s+(.+)$", parts[-1]) if parts else None
+    if last and len(parts) > 1 and all(re.fullmatch(r"(?-i:[A-Z][a-z]+)", p) for p in parts[:-1]):
+        # "Omar and Lena splitting up": the story of both, not all about Omar
+        parts = [f"{p} {last.group(2)}" for p in parts[:-1]] + [parts[-1]]
+    return parts
 
 
 def besides_forget(text: str, topic: str) -> str:

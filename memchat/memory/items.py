@@ -288,6 +288,11 @@ class MemoryStore:
         kinds = "" if episodes else f" AND kind != '{EPISODE}'"
         return int(self.db.scalar(f"SELECT COUNT(*) FROM memories WHERE status = ?{kinds}", (status,)))
 
+    def distilled_from(self, episode_id: int) -> list[Memory]:
+        """The active and pending typed memories distilled from an episode."""
+        return [_memory(r) for r in self.db.rows(
+            "SELECT * FROM memories WHERE origin_id = ? AND status IN ('active', 'pending') ORDER BY id", (episode_id,))]
+
     def retire_origin(self, memory: Memory, status: str, successor: int | None = None) -> int | None:
         """Retire the episode a typed memory was distilled from, so the old wording is not injected as
         current truth either. Returns the episode's id when one was retired.

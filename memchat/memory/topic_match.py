@@ -64,6 +64,10 @@ def _kin(terms: set[str], words: set[str]) -> set[str]:
     return {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
 
 
+_NO_STORY = frozenset(search_terms("he she him his her hers they them their theirs it its we us our up out off down over"))
+"""Words a topic says that tell no story: "Luke losing his job" is not about every sentence with "his" in it."""
+
+
 def about(topic: str, sentence: str) -> bool:
     """Whether one sentence says something about a forget topic, by its words alone: a word of the topic
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
@@ -80,7 +84,7 @@ def about(topic: str, sentence: str) -> bool:
         if (slot := slot_of(sentence)) is not None and slot.name in slots:
             return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
-    story = topic_terms - people or topic_terms
+    story = topic_terms - people - _NO_STORY or topic_terms
     words = set(search_terms(sentence))
     if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
         return True
@@ -115,8 +119,17 @@ def without_topic(content: str, topic: str) -> str:
     kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
     the topic, or none is by its words alone: the match was by meaning, and the whole message goes)."""
     sentences = split_sentences(content)
-    kept = [s for s in sentences if not about(topic, s)]
+    kept, dropping = [], False
+    for sentence in sentences:
+        # a sentence that opens on whom the dropped one named ("Ruth started chemo. She's lost her hair…")
+        # goes on telling that story, and goes with it
+        dropping = about(topic, sentence) or (dropping and bool(_GOES_ON.match(sentence)))
+        if not dropping:
+            kept.append(sentence)
     return " ".join(kept) if kept and len(kept) < len(sentences) else ""
+
+
+_GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|她|他们|她们)", re.IGNORECASE)
 
 
 AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "money|finances|financial|finance|财务|经济|钱",
@@ -198,7 +211,7 @@ class TopicMatcher:
         """What names the person of a story *and* one of the story's other words: "Luke's getting made
         redundant from the mill" for "Luke losing his job at the mill", not "Luke's 35th today"."""
         named = set(query_terms(" ".join(names)))
-        others = set(query_terms(part)) - named
+        others = set(query_terms(part)) - named - _NO_STORY
         story = _story_concepts(part)
         found = set()
         for name in names:
@@ -228,7 +241,7 @@ class TopicMatcher:
         everything containing all its words; for a part with a name in it, everything naming them; and,
         when the embedder reads it, what is close in meaning and shares a word or a concept with the topic."""
         found: set[int] = set()
-        topic_terms = set(query_terms(topic))
+        topic_terms = set(query_terms(topic)) - _NO_STORY or set(query_terms(topic))
         people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
                                                                          any(p in t for p in _CN_PEOPLE)}
         parts = topic_parts(topic)

@@ -73,6 +73,7 @@ from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, Memo
 
 DUPLICATE_SIMILARITY = 0.9
 PENDING_GAP = 0.3
+_USER_WORDS = frozenset(search_terms("the user user's their they 用户"))
 
 
 _OCCASION = re.compile(
@@ -510,6 +511,8 @@ class MemoryWriter:
                     episodes.setdefault(origin.id, origin)
             rest = {i: without_topic(e.content, topic) if topic else "" for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
+            if topic:  # what else the forgotten sentences stored ("Leo got caught shoplifting. He has a court
+                found = found + self._told_with(episodes, rest, {m.id for m in found})  # date…": the court date too)
             with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
                 for memory in found:
                     if not memory.is_episode:
@@ -531,6 +534,25 @@ class MemoryWriter:
         if not outcomes:
             outcomes.append(WriteOutcome("skipped", label, "forget request matched no memory"))
         return outcomes
+
+    def _told_with(self, episodes: dict[int, Memory], rest: dict[int, str], found: set[int]) -> list[Memory]:
+        """The typed memories distilled from the sentences a forget request takes out of their episodes: each
+        shares most of its words with a sentence that goes, and fewer with what the episode keeps."""
+        told: list[Memory] = []
+        for episode_id, episode in episodes.items():
+            kept = [set(search_terms(s)) for s in split_sentences(rest.get(episode_id, ""))]
+            gone = [set(search_terms(s)) for s in split_sentences(episode.content)]
+            gone = [g for g in gone if g not in kept]
+            for memory in self.memories.distilled_from(episode_id):
+                if memory.id in found:
+                    continue
+                words = set(search_terms(memory.content)) - _USER_WORDS
+                if not words:
+                    continue
+                share = max((len(words & g) / len(words) for g in gone), default=0.0)
+                if share >= 0.6 and share > max((len(words & k) / len(words) for k in kept), default=0.0):
+                    told.append(memory)
+        return told
 
     def purge_topic(self, topic: str) -> list[PurgeReport]:
         """Purge (hard delete, every copy scrubbed) what is about `topic` — forgotten memories included:
