@@ -316,3 +316,18 @@ def test_a_hospital_stay_is_health_not_home():
 @pytest.mark.parametrize("word", ["那口子", "老伴", "孩子他爸", "girlfriend", "fiancée"])
 def test_colloquial_words_for_a_partner_are_partner_words(word):
     assert "spouse" in concepts_in(word)
+
+
+@pytest.mark.parametrize(("query", "concept"), [
+    ("What's my blood type?", "blood type"), ("我是什么血型？", "blood type"),
+    ("What's my favourite colour?", "colour"), ("我最喜欢什么颜色？", "colour"),
+])
+def test_a_blood_type_or_a_colour_never_named_is_never_told(query, concept):
+    """Particular things a person is asked about and tells in their own word: no memory naming one means it
+    was never said ("the doctor says my iron is low" is health, not a blood type); a colour said by its name
+    ("I love purple") is a colour told."""
+    from memchat.memory.concepts import concept_key
+    from memchat.memory.recall import UNSEEN_WEIGHT, never_told
+    assert never_told(query, {concept_key(concept): UNSEEN_WEIGHT}) == f"never mentioned: {concept}"
+    assert never_told(query, {concept_key(concept): 2.0}) == ""
+    assert concept in concepts_in("I love purple, it's my favourite.") or concept != "colour"

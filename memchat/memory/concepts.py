@@ -115,6 +115,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("mental health", "health", "therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"
                                 "anxiety|depression|depressed|panic attack|panic attacks|adhd|autism|autistic|ocd|ptsd|"
                                 "bipolar|心理医生|心理咨询|焦虑|抑郁|多动症|自闭症"),
+    ("blood type", "health", "blood type|blood group|血型"),
+    ("appearance", None, "appearance|长相|外表"),
+    ("colour", "appearance", "colour|colours|color|colors|red|blue|green|yellow|purple|pink|颜色|红色|蓝色|绿色|黄色|紫色|粉色"),
     ("body weight", "health", "weight|weigh|weighs|weighed|kilos|kg|bmi|体重|公斤"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
     ("medication", "health", "medication|medications|medicine|medicines|meds|pills|tablets|prescription|prescribed|"
