@@ -207,6 +207,11 @@ def third_person(clause: str) -> str:
     return text
 
 
+NOW_SAID = re.compile(r"^[^，,。！!？?]{0,4}现在(?!也|还|又)")
+"""'钓鱼现在去锦江边上': a value said as the one of now, which replaces an earlier value it names (a Chinese
+clause opens on 现在 where English closes on "now"); never the slot's latest by default, as a switch does."""
+
+
 def is_change(clause: str) -> bool:
     return bool(CHANGE.search(clause))
 

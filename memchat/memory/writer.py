@@ -24,6 +24,7 @@ import numpy as np
 
 from memchat.engine.protocol import ChatEngine
 from memchat.memory.distill import (
+    NOW_SAID,
     RETIREMENT,
     draft_from_sentence,
     is_change,
@@ -291,7 +292,7 @@ class MemoryWriter:
                     event_at=draft.event_at if when is None else when.at.timestamp(),
                     event_text=draft.event_text if when is None else when.expression,
                     event_grain=draft.event_grain if when is None else when.grain,
-                    change=is_change(clause),
+                    change=is_change(clause) or bool(NOW_SAID.search(clause)),
                     retirement=is_retirement(clause),
                 )
                 twins = [draft]
@@ -454,7 +455,8 @@ class MemoryWriter:
                      if m.status == "active" and not m.is_episode and m.subject == draft.subject and m.kind != "event"
                      and multi_valued(m.attribute) and m.attribute not in ("event", "likes")
                      and wanted & set(search_terms(m.content))]
-        return named or (same[-1:] if draft.change else [])
+        only_now = bool(NOW_SAID.search(draft.content)) and not is_change(draft.content)  # replaces what it names
+        return named or (same[-1:] if draft.change and not only_now else [])
 
     def accept(self, memory_id: int) -> WriteOutcome:
         """The user confirms a pending memory: it becomes active and supersedes its rivals."""
