@@ -246,3 +246,30 @@ def test_an_ending_lifted_in_its_episodes_place_stands_for_its_own_episode_too(t
     candidates = recall(services, "Do I have a girlfriend?").candidates
     assert any(c.selected and "split up" in c.memory.content for c in candidates)
     assert not any(c.selected and "girlfriend is Hannah" in c.memory.content for c in candidates)
+
+
+@pytest.mark.parametrize(("said", "query", "current", "ended"), [
+    # an ending said before the slot's current value is no answer any more, in another message
+    (["I work at the bakery on Mill Street.", "I resigned from the bakery in March, the hours were killing me.",
+      "I start at the print shop on Monday."], "Where do I work?", "print shop", "bakery"),
+    # or in the same one, beside the new value
+    (["I drive a Vauxhall Corsa.", "The Corsa's engine seized last week, so we bought a used Toyota Yaris."],
+     "What car do I drive?", "Yaris", "Corsa"),
+])
+def test_an_ending_said_before_the_current_value_is_history(tmp_path, said, query, current, ended):
+    services = fake_services(tmp_path)
+    for day, text in enumerate(said, start=1):
+        services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
+    candidates = recall(services, query).candidates
+    assert any(c.selected and current in c.memory.content for c in candidates)
+    assert not any(c.selected and ended in c.memory.content and current not in c.memory.content for c in candidates)
+
+
+def test_an_ending_beside_no_new_value_stands(tmp_path):
+    """"I sold the Niva. Nobody needs a car here": no car replaced it, so the sale is the answer."""
+    services = fake_services(tmp_path)
+    services.writer.process("I drive an old Lada Niva.", session_id=None, message_id=None, now=86_400.0)
+    services.writer.process("I sold the Niva before we left. Nobody needs a car in Astana winters, trust me.",
+                            session_id=None, message_id=None, now=2 * 86_400.0)
+    candidates = recall(services, "Do I have a car?").candidates
+    assert any(c.selected and "sold" in c.memory.content for c in candidates)

@@ -37,7 +37,14 @@ from memchat.memory.concepts import (
     near_miss,
     own_kin_only,
 )
-from memchat.memory.distill import CN_RELATIVES, RELATIVES, RETIRING_ACT, is_retiring_event, providers_asked
+from memchat.memory.distill import (
+    CN_RELATIVES,
+    RELATIVES,
+    RETIRING_ACT,
+    is_change,
+    is_retiring_event,
+    providers_asked,
+)
 from memchat.memory.endings import HABIT_ENDED, STUDY_DONE, ends_study, retired_terms
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
@@ -438,6 +445,39 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
+def overtaken_endings(candidates: list[Candidate], asked: Sequence[str]) -> dict[int, int]:
+    """An ending said before the current value of a slot the question asks is history too: "I resigned from the
+    bakery", then "I start at the print shop on Monday" — for "Where do I work?" the print shop answers, and the
+    resignation, which names only the bakery, is no answer any more; nor is "the Corsa's engine seized" beside
+    "so we picked up a Yaris" in the same message. The ending is a typed event of that slot, or a message with
+    an act of ending in it ("handed in my notice at…"), said before the value and not in the message that says
+    it. Maps each to the current value."""
+    wanted = set(asked) & SINGLE_VALUED
+    current: dict[str, Memory] = {}
+    for c in candidates:
+        m = c.memory
+        if (m.status == "active" and not m.is_episode and m.attribute in wanted and m.subject == "user"
+                and not is_retiring_event(m) and (m.attribute not in current or _said_at(m) > _said_at(current[m.attribute]))):
+            current[m.attribute] = m
+    older: dict[int, int] = {}
+    for c in candidates:
+        m = c.memory
+        if m.status != "active" or m.pinned:
+            continue
+        for attribute, value in current.items():
+            if _said_at(m) >= _said_at(value):
+                continue
+            same_message = (m.source_message == value.source_message if m.source_message is not None
+                            else m.created_at == value.created_at)
+            if same_message and not (acquired(value.content) or is_change(value.content)):
+                continue  # "I sold the Niva. Nobody needs a car here": no new value, the sale stands
+            typed = is_retiring_event(m) and m.attribute == attribute
+            said = m.is_episode and not same_message and bool(RETIRING_ACT.search(m.content))
+            if typed or said:
+                older.setdefault(m.id, value.id)
+    return older
+
+
 _TIME_WORD = re.compile(r"^(?:last|next|week|weekend|month|year|today|yesterday|tomorrow|monday|tuesday|wednesday|"
                         r"thursday|friday|saturday|sunday)$|^[上下这今昨明前后每周][周天月年]|[周天月年号]$")
 
@@ -602,6 +642,7 @@ class Recaller:
             ended = {i: e for i, e in ended_later(candidates, settings.floor).items() if i not in older}
             candidates = lift_endings(candidates, ended)
             older.update(ended)
+            older.update({i: n for i, n in overtaken_endings(candidates, asked).items() if i not in older})
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too

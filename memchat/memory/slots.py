@@ -188,7 +188,12 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My best friend is Kezia.", "我闺蜜叫小雨。", "My closest friend these days is Ruth."),
          question="Who is my best friend?"),
     Slot("employer", "fact", False,
-         en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
+         en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])",
+             r"\bwork(?:s|ing)? (?:at|in|for) (?:a|an|the|our|this) (?:local |little |small |big |family )?(?:bakery|caf[eé]|"
+             r"coffee shop|shop|store|hospital|school|restaurant|pub|bar|hotel|bank|factory|warehouse|supermarket|garage|"
+             r"library|nursery|clinic|pharmacy|gym|salon|firm|agency|startup|start-up|call cent(?:re|er)|care home|council|"
+             r"university|college|museum|farm|lab|laboratory|charity|bookshop|bookstore|brewery|vineyard|dental practice|"
+             r"surgery|practice)\b", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
              r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
