@@ -5,7 +5,7 @@ Examples are our own sentences, not the evaluation's."""
 import pytest
 
 from memchat.memory import concepts
-from memchat.memory.concepts import CONCEPTS, ancestors, concepts_in, index_words, meets, near_miss
+from memchat.memory.concepts import CONCEPTS, ancestors, concepts_in, index_words, meets, near_miss, own_kin_only
 from memchat.memory.query import is_open_question
 from memchat.memory.scoring import keyword_overlap
 from memchat.memory.terms import query_terms
@@ -331,3 +331,16 @@ def test_a_blood_type_or_a_colour_never_named_is_never_told(query, concept):
     assert never_told(query, {concept_key(concept): UNSEEN_WEIGHT}) == f"never mentioned: {concept}"
     assert never_told(query, {concept_key(concept): 2.0}) == ""
     assert concept in concepts_in("I love purple, it's my favourite.") or concept != "colour"
+
+
+@pytest.mark.parametrize(("query", "content", "gone"), [
+    ("What's my daughter's name?", "My sister Jo has a daughter, Mia, who is 5.", "daughter"),
+    ("What's my son's name?", "Dan's got two sons.", "sons"),
+])
+def test_kin_someone_else_has_are_theirs(query, content, gone):
+    """"My sister Jo has a daughter": the daughter is the sister's, not the user's; the sister stays."""
+    from memchat.memory.concepts import kin_of_others
+    assert gone not in own_kin_only(query, content)
+    assert "sister" in own_kin_only("What's my sister's name?", "My sister Jo has a daughter.")
+    assert own_kin_only(query, "I have a son called Leo.") == "I have a son called Leo."
+    assert kin_of_others("My sister has a son, Leo.") == frozenset({"son"})

@@ -382,3 +382,23 @@ def test_now_in_a_later_clause_replaces_nothing_it_does_not_name(tmp_path):
     process(services, "所以我现在每周三晚上去游泳，医生说练练核心有好处。", now=2000.0)
     active = [m.content for m in services.memories.list_items(statuses=("active",))]
     assert any("腰椎间盘突出" in c for c in active), active
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # a self-introduction before a clause of its own: the name and the home are two facts
+    ("Hi, I'm Lotte, I live in Ghent and teach maths.", ["The user is Lotte.", "The user lives in Ghent."]),
+    ("I'm Ravi, I work as a nurse in Leeds.", ["The user is Ravi.", "The user works as a nurse in Leeds."]),
+])
+def test_an_introduction_and_what_follows_are_kept_apart(tmp_path, text, kept):
+    services = fake_services(tmp_path)
+    process(services, text)
+    active = [m.content for m in services.memories.list_items(statuses=("active",))]
+    assert all(k in active for k in kept), active
+
+
+def test_now_before_a_so_is_still_a_change():
+    """"I'm vegan now, so no eggs or cheese": the change is said, and then what follows from it."""
+    from memchat.memory.distill import is_change
+    assert is_change("I'm vegan now, so no eggs or cheese.")
+    assert is_change("I'm vegan now.")
+    assert not is_change("I'm vegan, so no eggs or cheese.")

@@ -288,6 +288,13 @@ _OTHERS_KIN = re.compile(
     rf"\b(?:his|her|their|(?-i:[A-Z][a-z]+)(?:'s|’s))\s+{_KIN}|(?:他|她|他们|她们|[\u4e00-\u9fff]{{1,3}}(?<!我)的)(?:的)?{_ZH_KIN}",
     re.IGNORECASE,
 )
+_HAS_KIN = re.compile(
+    rf"\b((?:my|our)\s+(?:\w+\s+)?{_KIN}(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+)|he|she|they)((?:\s+(?:has|had|have)"
+    rf"(?:\s+got)?|'s\s+got|\s+got)\s+(?:a|an|one|two|three|four|\d+)\s+(?:little\s+|baby\s+|young\s+|grown-up\s+|new\s+)?)"
+    rf"({_KIN})",
+    re.IGNORECASE,
+)
+"""Kin someone else has ("My sister Jo has a daughter", "Dan's got two sons"): theirs, not the user's."""
 _MY_KIN = re.compile(r"\b(?:my|our)\b|我", re.IGNORECASE)
 _KIN_OF_KIN = re.compile(rf"(?:'s|’s)\s+{_KIN}|的{_ZH_KIN}", re.IGNORECASE)
 """A question about a relative's relative ("my sister's husband", 我姐姐的老公): someone else's, asked for."""
@@ -297,6 +304,8 @@ def kin_of_others(text: str, *, question: bool = False) -> frozenset[str]:
     """The relations a text gives someone else ("Rhona's sister Kirsty", "his wife", 儿子的女朋友) or, in a
     question, asks for ("my brother's wife", 我姐姐的老公)."""
     phrases = (_KIN_OF_KIN if question else _OTHERS_KIN).findall(text)
+    if not question:
+        phrases += [m.group(3) for m in _HAS_KIN.finditer(text)]
     kin = [m.group(0) for phrase in phrases if (m := _LAST_KIN.search(phrase))]
     return frozenset(c for word in kin for c in concepts_in(word) if c in PEOPLE_CONCEPTS)
 
@@ -310,7 +319,7 @@ def own_kin_only(query: str, content: str) -> str:
     mum. Unchanged for any other question ("What's Ollie's mum called?")."""
     if not _MY_KIN.search(query) or _KIN_OF_KIN.search(query) or not (concepts_in(query) & PEOPLE_CONCEPTS):
         return content
-    return _OTHERS_KIN.sub(" ", content)
+    return _OTHERS_KIN.sub(" ", _HAS_KIN.sub(lambda m: m.group(1) + m.group(2), content))
 
 
 def concept_overlap(asked: frozenset[str], said: frozenset[str]) -> set[str]:

@@ -46,7 +46,7 @@ LIKES = re.compile(rf"^\s*(?:i'?m|i am) (?:a |an )?(?:[\w'-]+ ){{0,4}}(?:fan|sup
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较|真的|挺|非常|超|蛮|相当|真心)*(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|"
-    r"traded (?:\w+ )*?in for|now(?=\W*$)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
+    r"traded (?:\w+ )*?in for|now(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
     r"now (?:on|doing|learning|playing|into)|back to|started \w+ing (?:\w+ ){0,3}again|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
     r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而|新家",
     re.IGNORECASE,

@@ -293,6 +293,7 @@ def _lower_first(clause: str) -> str:
 def _substantial(clause: str) -> bool:
     """Three words, three Chinese characters, or a subject and its verb ("Gareth retired")."""
     return (len(clause.split()) >= 3 or bool(re.search(r"[\u4e00-\u9fff]{3}", clause))
+            or bool(re.match(r"^(?:I'm|I am)\s+(?-i:[A-Z][a-z]+)\W*$", clause))  # "I'm Lotte, I live in Ghent"
             or bool(re.match(r"^(?:I|we|(?-i:[A-Z][a-z]+))\s+[a-z]{3,}\W*$", clause, re.IGNORECASE)))
 
 
