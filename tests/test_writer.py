@@ -402,3 +402,23 @@ def test_now_before_a_so_is_still_a_change():
     assert is_change("I'm vegan now, so no eggs or cheese.")
     assert is_change("I'm vegan now.")
     assert not is_change("I'm vegan, so no eggs or cheese.")
+
+
+@pytest.mark.parametrize(("earlier", "later", "owned", "gone"), [
+    # a new phone said with its maker, after the old one is mourned
+    ("I've got an iPhone 11.", "RIP my phone, it went through the washing machine. Ended up with a Samsung Galaxy A54, "
+     "it's fine.", "Galaxy A54", "iPhone 11"),
+    ("My phone is a Pixel 6.", "Treated myself to a Sony Xperia 10 last weekend.", "Xperia 10", "Pixel 6"),
+    # a vehicle hired or borrowed for a while is not the one the user has
+    ("I drive a Skoda Fabia.", "We hired a campervan for the weekend on Skye, it was amazing.", "Skoda Fabia", None),
+    ("I drive a Skoda Fabia.", "Borrowed my brother's Land Rover for the move on Saturday.", "Skoda Fabia", None),
+])
+def test_what_the_user_has_now_and_what_they_only_used(tmp_path, earlier, later, owned, gone):
+    services = fake_services(tmp_path)
+    process(services, earlier, now=1000.0)
+    process(services, later, now=2000.0)
+    facts = [m for m in services.memories.list_items(statuses=("active",)) if m.kind == "fact"]
+    assert any(owned in m.content for m in facts), [m.content for m in facts]
+    if gone:
+        assert not any(gone in m.content for m in facts), [m.content for m in facts]
+    assert not any("the user to" in m.content for m in facts)  # "treated themselves", not "treated the user"

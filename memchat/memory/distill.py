@@ -54,6 +54,7 @@ CHANGE = re.compile(
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
+    r"rip(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"not .{1,30} any ?more|left|broke up|split up|ditched|dropped out of|packed (?:it )?in|jacked (?:it )?in|"
     r"cancell?ed my (?:membership|subscription)|gave (?:the |my |our |it |them |that )?(?:\w+ )?up|"
     r"(?:has|had|have|got) (?:a |got a )?new owners?|(?:went|gone) to (?:a )?(?:new|good|loving|forever) home|found (?:\w+ )?(?:a )?(?:new|good|loving|forever) home|rehomed|stolen|(?:got|was|were|been|someone|somebody) nicked|(?:was |were |got |been )written off|parted (?:ways )?with|let (?:the|my|our) (?:\w+ ){0,2}go\b|"
@@ -69,6 +70,7 @@ RETIREMENT = re.compile(
 
 RETIRING_ACT = re.compile(
     r"\b(?:sold|got rid of|gave (?:up|away)|giving up|given up|quit|quitting|left|broke up|split up|retired from|"
+    r"rip(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"dropped out(?: of)?|cancell?ed|"
     r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"
     r"gave (?:the |my |our |it |them |that )?(?:\w+ )?up|did(?:n'?t| not) renew|came off|stepped (?:back|down) from|"
@@ -147,7 +149,7 @@ _SWAPS = [
     (r"\bI'd\b", "the user would"), (r"\bI'll\b", "the user will"), (r"\bwe'll\b", "the user will"),
     (r"\bI was\b", "the user was"), (r"\bwe were\b", "the user was"), (r"\bI\b", "the user"), (r"\bwe\b", "the user"),
     (r"\bmy\b", "the user's"), (r"\bour\b", "the user's"), (r"\bme\b", "the user"), (r"\bus\b", "the user"),
-    (r"\bmine\b", "the user's"), (r"\bours\b", "the user's"), (r"\bmyself\b", "the user"), (r"\bourselves\b", "the user"),
+    (r"\bmine\b", "the user's"), (r"\bours\b", "the user's"), (r"\bmyself\b", "themselves"), (r"\bourselves\b", "the user"),
 ]
 _VERB_3RD = re.compile(
     rf"\bthe user ({INTENSIFIERS}{{0,2}})"
@@ -294,6 +296,12 @@ def guess_key(clause: str) -> tuple[str, str, str]:
     return "user", "", ""
 
 
+_POSSESSIONS = frozenset({"vehicle", "phone", "laptop"})
+_TEMPORARY_USE = re.compile(r"\b(?:hired|hire|hiring|rented|rent a|renting|borrowed|borrow|borrowing|lent me|loaned|"
+                            r"test[- ]drove|test[- ]driving|courtesy car|loan car|hire car|rental)\b|租了|借了|借的", re.IGNORECASE)
+"""A thing used for a while, not owned: it is no value of what the user has."""
+
+
 def draft_from_sentence(
     sentence: str,
     *,
@@ -324,6 +332,8 @@ def draft_from_sentence(
         kind = "event"  # "汤圆做了绝育手术", "Bracken had her operation": it happened to the pet
     if attribute in ("hobby", "sport") and is_happening(sentence):
         kind = "event"  # "We played a gig at the Crown in Hexham": it happened, in the hobby's slot
+    if attribute in _POSSESSIONS and _TEMPORARY_USE.search(sentence):
+        kind, attribute = "event", "event"  # "We hired a campervan for the weekend": used for a while, not owned
     if kind != "relation" and RETIRING_ACT.search(sentence) and not is_change(sentence):
         kind = "event"  # "I sold my car": something that happened, which retires the slot's value
     return MemoryDraft(

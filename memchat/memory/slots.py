@@ -385,8 +385,10 @@ _ROWS: tuple[Slot, ...] = (
          question="How much do I earn?"),
     Slot("phone", "fact", False,
          en=(r"\bmy (?:phone|mobile|cell ?phone|smartphone)\b(?! number)",
-             r"\b(?:bought|got|have|use|ordered) (?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?"
-             r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|phone|smartphone)\b",
+             r"\b(?:bought|got|have|use|ordered|ended up with|treated myself to|picked up|went for|settled on|got myself) "
+             r"(?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?(?:(?:sony|apple|google|samsung|"
+             r"motorola|nokia) )?(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|xperia|"
+             r"fairphone|honor|realme|phone|smartphone)\b",
              r"\b(?:upgraded|switched|moved)(?: over)?(?: from (?:an? |the |my )?[\w-]+(?: [\w-]+)?)? to (?:a|an|the)? ?(?:new )?"
              r"(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|"
              r"nokia|motorola|oppo|vivo)\b",

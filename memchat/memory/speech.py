@@ -82,7 +82,7 @@ _DROPPED_SUBJECT = re.compile(
     r"^(?:finally |just |also |then )?(?:got|went|bought|sold|took|left|quit|started|moved|made|had|ran|did|met|found|"
     r"lost|gave|joined|finished|passed|booked|signed|switched|swapped|picked|visited|tried|adopted|turned|broke|"
     r"signed up|spent|saw|flew|drove|cycled|walked|swam|booked|was|played|celebrated|stayed|hosted|attended|"
-    r"learned|learnt|ordered|sorted|handed|applied|failed|won|had)\b",
+    r"learned|learnt|ordered|sorted|handed|applied|failed|won|had|borrowed|hired|rented|treated myself|ended up)\b",
     re.IGNORECASE,
 )
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
