@@ -422,3 +422,20 @@ def test_what_the_user_has_now_and_what_they_only_used(tmp_path, earlier, later,
     if gone:
         assert not any(gone in m.content for m in facts), [m.content for m in facts]
     assert not any("the user to" in m.content for m in facts)  # "treated themselves", not "treated the user"
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("上周六搬家了，搬到城西，离新公司很近。", "home"),  # near the office: where one lives, not who employs one
+    ("现在住公司附近。", "home"),
+    ("我在腾讯公司上班。", "employer"),
+])
+def test_near_the_office_is_a_place_to_live(text, slot):
+    from memchat.memory.slots import slot_of
+    assert slot_of(text).name == slot
+
+
+def test_when_a_thing_ended_is_no_name_of_it():
+    """"上个月把电瓶车卖了" ends the e-bike, not whatever else happened 上个月; "on Monday" names no job."""
+    from memchat.memory.endings import retired_terms
+    assert not {"上个", "个月"} & retired_terms("上个月把电瓶车卖了")
+    assert retired_terms("I quit my job on Monday") == {"job"}

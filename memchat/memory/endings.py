@@ -73,10 +73,18 @@ _NOT_NAMES = frozenset({"The", "And", "But", "Our", "Her", "His", "She", "Yes", 
                               "Finally", "Honestly", "Actually", "Sadly", "Last", "Since", "After", "Before", "Sooo", "Guess"})
 
 
+_TIME_TERM = re.compile(
+    r"^(?:last|next|week|weeks|weekend|month|months|year|years|today|tonight|yesterday|tomorrow|morning|evening|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|januar|februar|march|april|june|july|august|septemb|"
+    r"octob|novemb|decemb|ago)\w*$|^[上下这今昨明前后每去][周天月年个礼]|^[周天月年号]|[周天月年号末]$|^礼拜|^星期", re.IGNORECASE)
+"""When a thing ended is no name of the thing: "上个月把电瓶车卖了" ends no "上个月开始学游泳"."""
+
+
 def object_terms(text: str) -> set[str]:
-    """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里")."""
+    """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里"); not when it
+    happened ("last week", 上个月)."""
     return {t for t in query_terms(text) if (len(t) >= 4 or len(t) == 3 and concepts_in(t) or (has_cjk(t) and len(t) == 2))
-            and t not in RETIREMENT_WORDS and t not in ("their", "用户")}
+            and t not in RETIREMENT_WORDS and t not in ("their", "用户") and not _TIME_TERM.search(t)}
 
 
 _PRONOUN_OBJECT = re.compile(r"^\S*(?:\s+\S+)?\s+(?:it|them|that)\b|\b(?:it|them|that) (?:in|up|away|go)\b", re.IGNORECASE)
@@ -105,4 +113,4 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     else:  # "stopped going to the gym": the doing is the act, the short thing after it what ended
         names |= {t for t in query_terms(" ".join(after.split()[:4])) if len(t) == 3 and t not in STOPWORDS}
     # "Dan and I broke up", "left St Anne's": a name is a thing
-    return (object_terms(window) | (names - RETIREMENT_WORDS)) - acted
+    return (object_terms(window) | {n for n in names - RETIREMENT_WORDS if not _TIME_TERM.search(n)}) - acted

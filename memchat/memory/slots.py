@@ -201,7 +201,8 @@ _ROWS: tuple[Slot, ...] = (
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b",
              r"\bstart(?:s|ed|ing)? (?:work |a job )?with (?:the )?(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* "
              r"(?:next|on|in|as|from|this|tomorrow|today|last)\b"),
-         zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽(?:到|去了?)", r"公司", r"工作室", r"拿到(?:了)?offer",
+         zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽(?:到|去了?)", r"(?<!离)(?<!到)(?<!去)(?<!回)公司(?!附近|旁边|楼下|对面|边上|很近|挺近|近|的路)",
+             r"(?<!离)(?<!到)(?<!去)(?<!回)工作室(?!附近|旁边|楼下|对面|边上|很近|挺近|近)", r"拿到(?:了)?offer",
              r"(?:提了?|办了?)离职", r"给(?:了我?|我)?(?:offer|录用通知)", r"(?<!不)在(?!家|这|那|网上|外面|路上|想|考虑|犹豫|琢磨|纠结|找|看)(?![^，。！？]*(?:要不要|想不想|考虑|打算))[\u4e00-\u9fffA-Za-z]{2,8}?"
              r"(?:打工|干活|送(?:快递|外卖)|跑(?:外卖|滴滴)|做(?:保洁|保安|销售|客服|会计|财务|厨师|司机|护工))",
              r"(?:去|进)了?(?:一家|一个|家)[^，。！？,.!?]{1,8}(?:公司|机构|医院|学校|店|厂|银行|工作室|单位|酒店|餐厅)"),
@@ -283,7 +284,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:we'?re|we are|i'?m|i am) (?:now )?(?:living )?in (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)? (?:now|these days|nowadays)\b",
              r"\b(?:rent|rents|renting|rented|own|bought|share|sharing) (?:a |an |the |our |my )?(?:\w+ )?(?:flat|house|apartment|"
              r"bungalow|cottage|studio|terrace|semi) (?:in|near|on)\b"),
-         zh=(r"住在", r"(?:我|我们|我家|我们家)(?:现在|一直|目前|还)?住(?!院|宿|酒店|宾馆|了一晚|一晚|几天|两天|一周)", r"搬(?:到|去|家)", r"定居", r"新家(?:在|位于)", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
+         zh=(r"住在", r"(?:^|我|我们|我家|我们家)(?:现在|一直|目前|还)?住(?!院|宿|酒店|宾馆|了一晚|一晚|几天|两天|一周)", r"搬(?:到|去|家)", r"定居", r"新家(?:在|位于)", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
          unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
                  r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
                  r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"
