@@ -273,3 +273,14 @@ def test_an_ending_beside_no_new_value_stands(tmp_path):
                             session_id=None, message_id=None, now=2 * 86_400.0)
     candidates = recall(services, "Do I have a car?").candidates
     assert any(c.selected and "sold" in c.memory.content for c in candidates)
+
+
+def test_a_later_mention_that_is_no_new_value_leaves_the_ending_the_answer(tmp_path):
+    """"I sold the Fabia", then "the car was always a money pit": the car mentioned again is no new car, so
+    for "Do I have a car?" the sale still answers."""
+    services = fake_services(tmp_path)
+    for day, text in enumerate(["I drive a Skoda Fabia.", "I sold the Fabia in March.",
+                                "Honestly my car was always a money pit."], start=1):
+        services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
+    candidates = recall(services, "Do I have a car?").candidates
+    assert any(c.selected and "sold" in c.memory.content for c in candidates), [(c.memory.content, c.reason) for c in candidates]

@@ -288,6 +288,15 @@ class MemoryStore:
         kinds = "" if episodes else f" AND kind != '{EPISODE}'"
         return int(self.db.scalar(f"SELECT COUNT(*) FROM memories WHERE status = ?{kinds}", (status,)))
 
+    def replacing(self, memory_ids: Sequence[int]) -> set[int]:
+        """The memories among `memory_ids` that replaced an earlier one (a superseded memory names them)."""
+        ids = list(memory_ids)
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        return {int(r["superseded_by"]) for r in self.db.rows(
+            f"SELECT DISTINCT superseded_by FROM memories WHERE status = 'superseded' AND superseded_by IN ({marks})", ids)}
+
     def distilled_from(self, episode_id: int) -> list[Memory]:
         """The active and pending typed memories distilled from an episode."""
         return [_memory(r) for r in self.db.rows(

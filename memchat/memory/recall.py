@@ -445,13 +445,20 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
-def overtaken_endings(candidates: list[Candidate], asked: Sequence[str]) -> dict[int, int]:
+_NEW_VALUE = re.compile(r"\b(?:new|started|starting|starts|joined|joining|joins|moved|bought|switched|accepted|landed|"
+                        r"hired|offered)\b|新|入职|跳槽|换了|买了", re.IGNORECASE)
+"""A value said as the new one ("The user starts at the print shop on Monday", 跳槽到了…)."""
+
+
+def overtaken_endings(candidates: list[Candidate], asked: Sequence[str], replacing: set[int]) -> dict[int, int]:
     """An ending said before the current value of a slot the question asks is history too: "I resigned from the
     bakery", then "I start at the print shop on Monday" — for "Where do I work?" the print shop answers, and the
     resignation, which names only the bakery, is no answer any more; nor is "the Corsa's engine seized" beside
     "so we picked up a Yaris" in the same message. The ending is a typed event of that slot, or a message with
     an act of ending in it ("handed in my notice at…"), said before the value and not in the message that says
-    it. Maps each to the current value."""
+    it. The current value is one that replaced an earlier value (`replacing`): a later mention that fills the
+    slot without replacing anything ("现在骑电动车上班" after the car was sold) leaves the sale the answer.
+    Maps each to the current value."""
     wanted = set(asked) & SINGLE_VALUED
     current: dict[str, Memory] = {}
     for c in candidates:
@@ -459,6 +466,8 @@ def overtaken_endings(candidates: list[Candidate], asked: Sequence[str]) -> dict
         if (m.status == "active" and not m.is_episode and m.attribute in wanted and m.subject == "user"
                 and not is_retiring_event(m) and (m.attribute not in current or _said_at(m) > _said_at(current[m.attribute]))):
             current[m.attribute] = m
+    current = {attribute: m for attribute, m in current.items()
+               if m.id in replacing or acquired(m.content) or is_change(m.content) or _NEW_VALUE.search(m.content)}
     older: dict[int, int] = {}
     for c in candidates:
         m = c.memory
@@ -642,7 +651,8 @@ class Recaller:
             ended = {i: e for i, e in ended_later(candidates, settings.floor).items() if i not in older}
             candidates = lift_endings(candidates, ended)
             older.update(ended)
-            older.update({i: n for i, n in overtaken_endings(candidates, asked).items() if i not in older})
+            replacing = self.memories.replacing([c.memory.id for c in candidates if c.memory.attribute in SINGLE_VALUED])
+            older.update({i: n for i, n in overtaken_endings(candidates, asked, replacing).items() if i not in older})
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too
