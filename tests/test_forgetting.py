@@ -305,3 +305,53 @@ def test_a_chinese_request_with_no_topic_left_is_no_topic(text):
     from memchat.memory.forget_requests import forget_request
     request = forget_request(text)
     assert request is None or request.topic not in ("住了哈", "了啊")
+
+
+@pytest.mark.parametrize(("told", "asked", "gone"), [
+    (["My credit score tanked after I missed three mortgage payments."],
+     "Can we keep my money problems off the record please", ["mortgage"]),  # "off the record"; the area named
+    (["Tilly, my niece, is being bullied at school."], "About Tilly being bullied - please don't keep that.", ["bullied"]),
+    (["My dad has early onset Alzheimer's. He forgets my name some days."],
+     "forget my dad's diagnosis pls, the family hasn't told anyone", ["Alzheimer", "forgets my name"]),  # an illness
+    (["我老公炒股亏了二十万，还瞒着他爸妈。"], "我老公炒股亏钱那事，别给我记着哈，丢人。", ["二十万"]),
+])
+def test_more_ways_to_ask_and_illnesses_by_name(tmp_path, told, asked, gone):
+    services = fake_services(tmp_path)
+    _told(services, *told, "I play five-a-side on Tuesdays.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert "five-a-side" in alive
+
+
+@pytest.mark.parametrize("text", ["Keep it short please.", "Let's keep this between us.", "Keep the receipts off the table."])
+def test_keeping_that_is_not_about_the_record(text):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) is None
+
+
+@pytest.mark.parametrize(("told", "asked", "gone"), [
+    # a favour asked before the request; names with accented letters are names
+    (["My pal Tom's job is going badly. His partner Zoë left and he's staying on a sofa."],
+     "Be a dear and forget the Tom and Zoë business, they'd hate it getting around.", ["going badly", "sofa"]),
+    (["My overdraft is at its limit again."], "Could you do me a kindness and scrap that stuff about my overdraft, it's sorted now.",
+     ["overdraft is"]),
+    (["Colm is having an affair with his boss."], "Would you mind forgetting the thing about Colm, he asked me not to tell anyone.",
+     ["affair"]),
+    # "pretend I never said it", then another verb: the topic ends at the first
+    (["我表哥借了高利贷，现在还不上。"], "我表哥借钱的事你当我没提过，删掉吧，他不想让人知道。", ["高利贷"]),
+])
+def test_requests_asked_as_a_favour_or_as_never_said(tmp_path, told, asked, gone):
+    services = fake_services(tmp_path)
+    _told(services, *told, "I play five-a-side on Tuesdays.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert "five-a-side" in alive
+
+
+@pytest.mark.parametrize("text", ["Do me a favour and pick up milk on the way home.", "你就当我没说过吧", "删了吧"])
+def test_a_favour_or_a_bare_verb_names_no_topic(text):
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(text)
+    assert request is None or request.topic == ""

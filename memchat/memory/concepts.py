@@ -94,7 +94,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("tea", "drink", "tea|茶|奶茶"),
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|wage|wages|income|earn|earns|earning|debt|debts|owe|owed|loan|loans|overdraft|"
-                    "mortgage|savings|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
+                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
     ("separation", None, "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
                          "broke up|breaking up|break-up|breakup|called it quits|分手|离婚|分居"),
     ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"
@@ -105,7 +105,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
-                     "住院|出院|手术|发烧|肺炎|感冒|看病|病了"),
+                     "住院|出院|手术|发烧|肺炎|感冒|看病|病了|dementia|alzheimer's|alzheimers|parkinson's|cancer|tumour|"
+                     "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"

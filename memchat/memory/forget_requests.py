@@ -18,7 +18,9 @@ from memchat.memory.terms import query_terms
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|"
            r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
-_PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
+_PLEASE = (r"(?:(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
+           r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?)?"
+           r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
                r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
@@ -41,11 +43,15 @@ _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlear
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
+    r"^(?:would|do) (?:you|u) mind (?:forgetting|deleting|erasing|removing|wiping|scrapping|dropping|not (?:keeping|"
+    r"remembering|storing|saving))\b(?P<t>.*)$",
     r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?)\s+"
     r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
     r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d like you to|i want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
+    rf"^{_PLEASE}(?:can we\s+|let'?s\s+)?keep\s+(?P<t>.+?)\s+(?:off the record|out of (?:your\s+|the\s+)?(?:memory|memories|"
+    rf"records?|notes?))\b",
     rf"^(?P<t>(?:that|the|this)\s+{_SAID_THING}\s+(?:about|on|re|with)\s+.+?)\s*[—–,;:.-]+\s*"
     rf"(?:(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEP_VERBS}|"
     rf"{_PLEASE}(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|clear|bin|ditch|lose|get rid of))\s+(?:it|that|this)\b",
@@ -56,16 +62,17 @@ EN_REQUESTS: tuple[str, ...] = (
     r"sharing|shared|saying|said)\s+(?:you|u)?\s*(?P<t>.+)$",
     r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
     r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
-    r"^(?:about|re:?|regarding|as for|as to|on)\s+(?P<t>.+?)\s*[—–,.;:-]+\s*(?:please\s+|pls\s+|just\s+)?"
-    r"(?:forget|delete|erase|remove|scrap|scratch|drop|wipe|bin|ditch|ignore)\s+(?:it|that|this|all of (?:it|that))\b",
+    rf"^(?:about|re:?|regarding|as for|as to|on)\s+(?P<t>.+?)\s*[—–,.;:-]+\s*(?:please\s+|pls\s+|just\s+)?"
+    rf"(?:forget|delete|erase|remove|scrap|scratch|drop|wipe|bin|ditch|ignore|{_NOT}\s+{_KEEP_VERBS})\s+"
+    rf"(?:it|that|this|all of (?:it|that))\b",
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
-_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|(?:别|不要|不用)(?:再|也)(?:记着|记住|记得|记录|记)|"
+_CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|(?:别|不要)(?:给我|帮我)(?:再)?(?:记着|记住|记得|记录|记|存|留着)|(?:别|不要|不用)(?:再|也)(?:记着|记住|记得|记录|记)|"
             r"(?:别|不要|不用|不必)(?:再|也)?(?:留着|保留)|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
             r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|"
             r"(?:别|不要)(?:保)?存(?=我的|我们的|这(?:个|件|条|些)|那(?:个|件|条|些)|下来|起来)|(?<=你)(?:别|不要)(?:保)?存了?|别留着|"
-            r"当没听过|当没听到|当没听见|当作没听过|当作没听见)")
+            r"当没听过|当没听到|当没听见|当作没听过|当作没听见|(?:就)?当(?:我|作)?没(?:说过|提过|讲过|说|提)|当没这回事)")
 _CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
 _CN_END = r"(?:了)?(?:吧|啊|哈|啦|呀|哦)*"
 """What may close a Chinese request after its verb: 了 and the sentence's particles ("你就别留着了吧")."""
@@ -114,7 +121,7 @@ _EN_TAIL = re.compile(
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:的事情?了?|(?<=..)那个|(?<=..)这个|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _EN_LATEST = re.compile(
@@ -208,8 +215,8 @@ def topic_parts(topic: str) -> list[str]:
     vague = r"\b(the|whole|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
     parts = [p for p in parts if re.search(r"\w", p)]
-    last = re.match(r"^((?-i:[A-Z][a-z]+))\s+(.+)$", parts[-1]) if parts else None
-    if last and len(parts) > 1 and all(re.fullmatch(r"(?-i:[A-Z][a-z]+)", p) for p in parts[:-1]):
+    last = re.match(r"^([A-Z][^\W\d_A-Z]+)\s+(.+)$", parts[-1]) if parts else None
+    if last and len(parts) > 1 and all(re.fullmatch(r"[A-Z][^\W\d_A-Z]+", p) for p in parts[:-1]):
         # "Omar and Lena splitting up": the story of both, not all about Omar
         parts = [f"{p} {last.group(2)}" for p in parts[:-1]] + [parts[-1]]
     return parts

@@ -38,7 +38,9 @@ FORGET_MARGIN = 0.2
 """A memory sharing a word with a forget topic goes when it is this much closer to the topic than the
 median of the topic's 30 nearest memories (never below 0.3; only once there are MIN_BACKGROUND of
 them), or at FORGET_SIMILARITY in any case."""
-_PEOPLE = re.compile(rf"\b(?:[A-Z][a-z]{{2,}}|ex|{RELATIVES})\b")
+_NAME = r"[A-Z][^\W\d_A-Z]{2,}"
+"""A name: a capital and two or more letters, accented ones too ("Zoë", "José")."""
+_PEOPLE = re.compile(rf"\b(?:{_NAME}|ex|{RELATIVES})\b")
 _CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 """Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
@@ -141,7 +143,8 @@ AREA_SLOTS = {"health": ["health", "allergy"]}
 """The slots whose every value is the area's."""
 _AREA_TERMS = {name: frozenset(t for w in words.split("|") for t in search_terms(w)) for name, words in AREAS.items()}
 _VAGUE = frozenset(search_terms("stuff thing things info information detail details issue issues matter matters everything "
-                                "anything all whole situation side related record records history 信息 情况 方面 相关"))
+                                "anything all whole situation side related record records history problem problems "
+                                "trouble troubles worries struggles 信息 情况 方面 相关 问题"))
 
 
 _WORK_SLOTS = frozenset({"job", "employer", "manager", "colleague", "work_pattern", "commute"})
@@ -251,9 +254,9 @@ class TopicMatcher:
             found |= self._in_area(area)
         elif slots:  # "where I work": every value of the slot, however it was said
             found |= self._in_slots(slots)
-        things = [p for p in parts if not re.search(r"\b[A-Z][a-z]{2,}\b", p) and not has_cjk(p)]
+        things = [p for p in parts if not re.search(rf"\b{_NAME}\b", p) and not has_cjk(p)]
         for part in parts:
-            names = re.findall(r"\b[A-Z][a-z]{2,}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+            names = re.findall(rf"\b{_NAME}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
             if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
                 found |= self._story(" ".join([part, *things]), names)
                 continue
@@ -273,7 +276,7 @@ class TopicMatcher:
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
-            named = set(query_terms(" ".join(re.findall(r"\b[A-Z][a-z]{2,}\b", topic))))
+            named = set(query_terms(" ".join(re.findall(rf"\b{_NAME}\b", topic))))
             story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
             # what stands out from the topic's background counts as close too: "the finger injury thing"
             # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
