@@ -284,3 +284,16 @@ def test_a_later_mention_that_is_no_new_value_leaves_the_ending_the_answer(tmp_p
         services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
     candidates = recall(services, "Do I have a car?").candidates
     assert any(c.selected and "sold" in c.memory.content for c in candidates), [(c.memory.content, c.reason) for c in candidates]
+
+
+def test_the_users_own_birthday_said_so_is_no_answer_for_a_relatives():
+    """"The user's birthday's on 9 May, and Sam keeps hinting she's…": a pronoun later on does not make the
+    user's own birthday the mum's."""
+    from memchat.memory.recall import not_theirs
+    from memchat.types import Memory
+    own = Memory(1, "fact", "The user's birthday's on 9 May, and Sam keeps hinting she's planning something.", "user",
+                 "birthday", 0.5, 0.8, 0.0, 0.0, 0.0)
+    mums = Memory(2, "fact", "The user's mum's birthday is 3 May.", "user", "birthday", 0.5, 0.8, 0.0, 0.0, 0.0)
+    assert not_theirs("mum", own, [], "When is my mum's birthday?").startswith("not about your mum")
+    assert not_theirs("mum", mums, [], "When is my mum's birthday?") == ""
+    assert not_theirs("", own, [], "When is my birthday?") == ""

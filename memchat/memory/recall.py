@@ -161,14 +161,22 @@ def relative_asked(query: str) -> str:
     return next((g.lower() for g in match.groups() if g), "") if match else ""
 
 
-def not_theirs(relative: str, memory: Memory, names: Sequence[str]) -> str:
+def not_theirs(relative: str, memory: Memory, names: Sequence[str], query: str = "") -> str:
     """"not about your wife": the user's own typed fact ("The user works as a physiotherapist") is no
     answer to a question about a relative's, unless it speaks of someone (a relation word, a pronoun, a
-    name the store gives someone in the user's life)."""
-    if (not relative or memory.is_episode or memory.subject != "user" or memory.attribute in _RELATION_SLOTS
-            or _SOMEONE.search(memory.content) or any(n in memory.content for n in names)):
+    name the store gives someone in the user's life) — or says the asked thing is the user's own in so many
+    words ("The user's birthday's on 9 May, and Sam keeps hinting…" for "When is my mum's birthday?")."""
+    if not relative or memory.is_episode or memory.subject != "user":
+        return ""
+    asked = _RELATIVES_THING.search(query)
+    if asked and re.match(rf"^(?:the user's|my) {re.escape(asked.group(1).lower())}\b", memory.content, re.IGNORECASE):
+        return f"not about your {relative}: the user's own {asked.group(1).lower()}"
+    if (memory.attribute in _RELATION_SLOTS or _SOMEONE.search(memory.content) or any(n in memory.content for n in names)):
         return ""
     return f"not about your {relative}"
+
+
+_RELATIVES_THING = re.compile(rf"\bmy (?:{RELATIVES})(?:'s|’s)\s+(\w+)", re.IGNORECASE)
 
 
 _OF_A_RELATIVE = re.compile(
@@ -635,7 +643,7 @@ class Recaller:
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
                           or not_about(named, memory.content, named_as) or says_nothing_of(kind, named, memory.content)
                           or (says_no_age(memory.content) if ages_asked else "")
-                          or not_theirs(relative, memory, known_names)
+                          or not_theirs(relative, memory, known_names, query)
                           or speaks_of_none(kin, query, memory.content, people, known_names))
             )
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
