@@ -341,3 +341,15 @@ def test_someone_named_in_a_role_is_one_per_role(said, key):
 def test_a_question_asks_who_fills_a_role(question, asked):
     from memchat.memory.distill import providers_asked
     assert providers_asked(question) == asked
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("端午节除了吃粽子还有啥习俗", True),  # a question word in its one phrase, no mark
+    ("怎么跟老板说辞职比较好", True),  # opens on 怎么
+    ("ok so how do i write a cover letter", True),  # chatter before the question word
+    ("她生日11月8号，你帮我想想送啥子", False),  # the birthday is said first: a statement with a request after it
+    ("ok so I work at Tesco now", False),
+    ("我最近在学做饭", False),
+])
+def test_questions_without_their_mark(text, asked):
+    assert is_question(text) is asked
