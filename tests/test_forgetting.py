@@ -355,3 +355,34 @@ def test_a_favour_or_a_bare_verb_names_no_topic(text):
     from memchat.memory.forget_requests import forget_request
     request = forget_request(text)
     assert request is None or request.topic == ""
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # the person named in a forgotten sentence is not the story: "The user's brother is Tom" stays
+    (["My brother Tom got arrested last week. Anyway, I start at Aviva on Monday."], "Please forget about Tom's arrest.",
+     ["arrested"], ["brother", "Aviva"]),
+    # a sentence after the forgotten one that is a fact of its own stays
+    (["Dad's knee surgery is on Friday. He's turning 70 in June."], "Forget Dad's knee surgery.", ["knee"], ["70"]),
+    # advice and errands are no requests
+    (["My gran's carrot cake recipe is my favourite thing to bake."], "Regarding the cake, don't keep it in the fridge.",
+     [], ["carrot cake"]),
+    (["I keep my bike in the hallway."], "Do me a favour and remove the bins on Friday.", [], ["bike"]),
+])
+def test_forgetting_takes_no_more_than_was_asked(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, *told)
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
+@pytest.mark.parametrize("text", [
+    "Would you mind removing your shoes?", "Would you mind dropping me off at work?", "Be a love and clear the table.",
+    "Be a mate and drop the kids at school tomorrow.", "Do me a favour and delete the old photos from my phone.",
+    "About dinner, don't save it for me.", "As for the car, don't keep it, sell it.", "当没说过就算了吧",
+])
+def test_favours_and_advice_are_not_requests_to_forget(text):
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(text)
+    assert request is None or request.topic == ""

@@ -439,3 +439,24 @@ def test_when_a_thing_ended_is_no_name_of_it():
     from memchat.memory.endings import retired_terms
     assert not {"上个", "个月"} & retired_terms("上个月把电瓶车卖了")
     assert "yesterday" not in retired_terms("I quit my job yesterday")
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("I was working at the library all afternoon on my essay.", None),  # where one was today: no employer
+    ("我们住的酒店离海边很近。", None),  # a hotel stayed in: no home
+    ("我住了三天酒店。", None),
+])
+def test_where_one_was_for_a_while_is_no_slot(text, slot):
+    from memchat.memory.slots import slot_of
+    found = slot_of(text)
+    assert (found.name if found else None) == slot
+
+
+def test_ripping_a_carpet_ends_nothing_and_chatter_before_a_statement_is_no_question():
+    from memchat.memory.distill import is_retirement
+    from memchat.memory.rules import is_question
+    from memchat.memory.speech import split_clauses
+    assert not is_retirement("I want to rip the carpet up.") and is_retirement("RIP my phone, it drowned.")
+    assert not is_question("Oh and will be in Manchester from Monday for a new job.")
+    assert not is_question("So is my sister, she's a nurse.")
+    assert split_clauses("Driving in the snow terrifies me.") == ["Driving in the snow terrifies me."]

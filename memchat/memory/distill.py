@@ -54,7 +54,7 @@ CHANGE = re.compile(
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
-    r"rip(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
+    r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"not .{1,30} any ?more|left|broke up|split up|ditched|dropped out of|packed (?:it )?in|jacked (?:it )?in|"
     r"cancell?ed my (?:membership|subscription)|gave (?:the |my |our |it |them |that )?(?:\w+ )?up|"
     r"(?:has|had|have|got) (?:a |got a )?new owners?|(?:went|gone) to (?:a )?(?:new|good|loving|forever) home|found (?:\w+ )?(?:a )?(?:new|good|loving|forever) home|rehomed|stolen|(?:got|was|were|been|someone|somebody) nicked|(?:was |were |got |been )written off|parted (?:ways )?with|let (?:the|my|our) (?:\w+ ){0,2}go\b|"
@@ -70,7 +70,7 @@ RETIREMENT = re.compile(
 
 RETIRING_ACT = re.compile(
     r"\b(?:sold|got rid of|gave (?:up|away)|giving up|given up|quit|quitting|left|broke up|split up|retired from|"
-    r"rip(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
+    r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"dropped out(?: of)?|cancell?ed|"
     r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"
     r"gave (?:the |my |our |it |them |that )?(?:\w+ )?up|did(?:n'?t| not) renew|came off|stepped (?:back|down) from|"

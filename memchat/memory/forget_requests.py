@@ -18,9 +18,11 @@ from memchat.memory.terms import query_terms
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|"
            r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
-_PLEASE = (r"(?:(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
-           r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?)?"
-           r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
+_FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
+           r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?")
+"""A favour asked before a request ("Be a dear and forget…"): only before "forget", or an erasing verb whose object
+is something said ("…and scrap that stuff about my overdraft"), never "Be a love and clear the table"."""
+_PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
                r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
@@ -28,9 +30,9 @@ _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everyth
                   r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b))")
 """What a request to the assistant names: the user's things or what they said ("my salary", "anything about",
 "the bit about") — not "potatoes in the fridge", "the weeds", "cash at home", which is advice."""
-_KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
 _SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
 """What a request calls the thing said: "the Spotify interview stuff", "that thing about Gary"."""
+_KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
 """Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
 write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
 _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
@@ -43,8 +45,9 @@ _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlear
 
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
-    r"^(?:would|do) (?:you|u) mind (?:forgetting|deleting|erasing|removing|wiping|scrapping|dropping|not (?:keeping|"
-    r"remembering|storing|saving))\b(?P<t>.*)$",
+    rf"^(?:would|do) (?:you|u) mind (?:forgetting\b|(?:deleting|erasing|removing|wiping|scrapping|dropping|not (?:keeping|"
+    rf"remembering|storing|saving)){_WHAT_WAS_SAID})(?P<t>.*)$",
+    rf"^{_FAVOUR}(?:please\s+)?(?:forget\b|(?:delete|erase|remove|wipe|scrap|scratch|drop|bin|ditch){_WHAT_WAS_SAID})(?P<t>.*)$",
     r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?)\s+"
     r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
     r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
@@ -63,8 +66,8 @@ EN_REQUESTS: tuple[str, ...] = (
     r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
     r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
     rf"^(?:about|re:?|regarding|as for|as to|on)\s+(?P<t>.+?)\s*[—–,.;:-]+\s*(?:please\s+|pls\s+|just\s+)?"
-    rf"(?:forget|delete|erase|remove|scrap|scratch|drop|wipe|bin|ditch|ignore|{_NOT}\s+{_KEEP_VERBS})\s+"
-    rf"(?:it|that|this|all of (?:it|that))\b",
+    rf"(?:(?:forget|delete|erase|remove|scrap|scratch|drop|wipe|bin|ditch|ignore)\s+(?:it|that|this|all of (?:it|that))\b|"
+    rf"{_NOT}\s+(?:keep|remember|store|save|record)\s+(?:that|this)\s*(?:[.!]|$))",
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
@@ -186,7 +189,7 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
                 topic = _trim_cn(_CN_LATEST.sub("", raw))
                 if re.fullmatch(r"(?:我)?(?:说|讲|提|发)(?:过)?的?(?:话|那句|这句|那些|内容)?|那句话?|这句话?|那条|这条|的?", topic):
                     topic = ""
-                if re.fullmatch(r"[住着了录得吧啊哈啦呀哦]+", topic):  # what is left of "别记住了哈": no topic
+                if re.fullmatch(r"[住着了录得吧啊哈啦呀哦]+|就算了?", topic):  # what is left of "别记住了哈": no topic
                     continue
                 if latest or len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
                     return ForgetRequest(topic, latest)

@@ -34,7 +34,9 @@ or a question word in the last phrase of a one-phrase sentence (端午节还有�
 which says the birthday first)."""
 _LEADING_CHATTER = re.compile(r"^(?:(?:ok(?:ay)?|so|and|but|also|hey|hi|um+|hmm+|well|right|oh|btw|lol|quick question|"
                               r"question)\b[\s,.:!-]*)+", re.IGNORECASE)
-"""What may come before a question's first word ("ok so how do I…")."""
+"""What may come before a question's first word ("ok so how do I…"): then only a wh-word makes it a question
+("So is my sister, she's a nurse" is not one)."""
+_WH_START = re.compile(r"^(?:what|who|where|when|why|how|which)\b", re.IGNORECASE)
 
 
 _NOTE_MARKERS = re.compile(
@@ -114,7 +116,7 @@ def is_question(sentence: str) -> bool:
         return True
     if _CONDITION.match(stripped):
         return False
-    return (bool(_QUESTION_START.match(stripped)) or bool(_QUESTION_START.match(_LEADING_CHATTER.sub("", stripped)))
+    return (bool(_QUESTION_START.match(stripped)) or bool(_WH_START.match(_LEADING_CHATTER.sub("", stripped)))
             or bool(_CN_QUESTION.search(stripped)))
 
 

@@ -189,11 +189,12 @@ _ROWS: tuple[Slot, ...] = (
          question="Who is my best friend?"),
     Slot("employer", "fact", False,
          en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])",
-             r"\bwork(?:s|ing)? (?:at|in|for) (?:a|an|the|our|this) (?:local |little |small |big |family )?(?:bakery|caf[eé]|"
+             r"\b(?:(?:i|we) work|works) (?:at|in|for) (?:a|an|the|our|this) (?:local |little |small |big |family )?(?:bakery|caf[eé]|"
              r"coffee shop|shop|store|hospital|school|restaurant|pub|bar|hotel|bank|factory|warehouse|supermarket|garage|"
              r"library|nursery|clinic|pharmacy|gym|salon|firm|agency|startup|start-up|call cent(?:re|er)|care home|council|"
              r"university|college|museum|farm|lab|laboratory|charity|bookshop|bookstore|brewery|vineyard|dental practice|"
-             r"surgery|practice)\b", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
+             r"surgery|practice)\b(?![^.!?]*\b(?:tonight|today|tomorrow|this (?:morning|afternoon|evening|weekend)|all (?:day|"
+             r"morning|afternoon|night))\b)", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
              r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
@@ -284,7 +285,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:we'?re|we are|i'?m|i am) (?:now )?(?:living )?in (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)? (?:now|these days|nowadays)\b",
              r"\b(?:rent|rents|renting|rented|own|bought|share|sharing) (?:a |an |the |our |my )?(?:\w+ )?(?:flat|house|apartment|"
              r"bungalow|cottage|studio|terrace|semi) (?:in|near|on)\b"),
-         zh=(r"住在", r"(?:^|我|我们|我家|我们家)(?:现在|一直|目前|还)?住(?!院|宿|酒店|宾馆|了一晚|一晚|几天|两天|一周)", r"搬(?:到|去|家)", r"定居", r"新家(?:在|位于)", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
+         zh=(r"住在", r"(?:^|我|我们|我家|我们家)(?:现在|一直|目前|还)?住(?!院|宿|酒店|宾馆|了|过|的|一晚|几天|两天|一周)", r"搬(?:到|去|家)", r"定居", r"新家(?:在|位于)", r"在.{1,6}买(?:了)?(?:个|套|一套)?(?:房|房子|二手房|新房|公寓)"),
          unless=(r"\b(?:class|classes|yoga|pilates|meeting|appointment|exam|concert|wedding|party|match|game|"
                  r"session|lesson|lessons|practice|training|shift|date|deadline|flight|surgery|operation|interview|"
                  r"booking|dinner|lunch|club|rehearsal|service|mass|gig|show|trip|holiday)s?\s+(?:has |have |was |were |"

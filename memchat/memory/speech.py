@@ -91,7 +91,8 @@ _DROPPED_SUBJECT = re.compile(
 _DOING = re.compile(
     r"^(?:now |currently |still |also )?(?=(?:working|living|studying|training|teaching|renting|commuting|dating|seeing|"
     r"learning|doing|running|volunteering|freelancing|staying|saving|eating|cycling|driving)\b)"
-    r"(?!\w+ (?:is|was|has|can|makes|made|gets|takes|feels|sounds|seems|helps|isn'?t|wasn'?t)\b)"
+    r"(?![^.!?]*\b(?:is|was|are|were|has|had|can|could|will|would|makes?|made|gets?|takes?|feels?|sounds?|seems?|helps?|"
+    r"isn'?t|wasn'?t|terrifies|scares|kills|bores|stresses|drains|annoys|sucks|rocks)\b)"
     r"(?=[^.!?]*\b(?:now|these days|nowadays|at the moment|atm|currently|full[- ]time|part[- ]time|since|for (?:a|the|two|"
     r"three|\d+)|at|in|with)\b)",
     re.IGNORECASE,
@@ -255,7 +256,8 @@ def without_aside(sentence: str) -> str:
 
 def without_hedge(clause: str) -> str:
     """The clause without the hedge it ends on, which is the speaker's manner, not the fact."""
-    trimmed = _HEDGE_TAIL.sub(r"\1", clause)
+    head, tail = clause[:-80], clause[-80:]  # a hedge is a few words: only the clause's end is looked at
+    trimmed = head + _HEDGE_TAIL.sub(r"\1", tail)
     return trimmed if _substantial(trimmed) else clause
 
 

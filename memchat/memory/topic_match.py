@@ -116,22 +116,31 @@ def _cn_says(core: str, text: str) -> bool:
     return keyword_overlap(core, text) >= 0.5 or (len(chars) >= 2 and chars <= set(text))
 
 
+_GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|她|他们|她们)", re.IGNORECASE)
+
+
+_OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next)|birthday|works? (?:at|as|for|in)|lives? (?:in|at|with)|"
+                       r"moved to|starts? (?:uni|school|college|work|a new)|married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
+                       re.IGNORECASE)
+"""What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
+
+
 def without_topic(content: str, topic: str) -> str:
     """An episode with the sentences about `topic` taken out, when it also says other things ("I have two
     kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
     the topic, or none is by its words alone: the match was by meaning, and the whole message goes)."""
     sentences = split_sentences(content)
-    kept, dropping = [], False
+    kept, dropped = [], False
     for sentence in sentences:
-        # a sentence that opens on whom the dropped one named ("Ruth started chemo. She's lost her hair…")
-        # goes on telling that story, and goes with it
-        dropping = about(topic, sentence) or (dropping and bool(_GOES_ON.match(sentence)))
-        if not dropping:
+        # the one sentence after a dropped one that opens on whom it named and says nothing a slot holds
+        # ("Ruth started chemo. She's lost her hair…") goes on telling that story, and goes with it; "He's
+        # turning 70 in June" after "Dad's knee surgery is on Friday" is a fact of its own and stays
+        goes_on = (dropped and bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None
+                   and not _OWN_FACT.search(sentence))
+        dropped = about(topic, sentence)
+        if not (dropped or goes_on):
             kept.append(sentence)
     return " ".join(kept) if kept and len(kept) < len(sentences) else ""
-
-
-_GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|她|他们|她们)", re.IGNORECASE)
 
 
 AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "money|finances|financial|finance|财务|经济|钱",

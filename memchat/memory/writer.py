@@ -25,6 +25,7 @@ import numpy as np
 from memchat.engine.protocol import ChatEngine
 from memchat.memory.distill import (
     NOW_SAID,
+    RELATIVES,
     RETIREMENT,
     draft_from_sentence,
     is_change,
@@ -75,6 +76,13 @@ from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, Memo
 DUPLICATE_SIMILARITY = 0.9
 PENDING_GAP = 0.3
 _USER_WORDS = frozenset(search_terms("the user user's their they 用户"))
+
+
+def _whom_it_names(content: str) -> set[str]:
+    """The index terms of the people a text names, by name or relation: not what it says of them."""
+    names = re.findall(r"\b[A-Z][^\W\d_A-Z]{2,}\b", content)
+    relations = re.findall(rf"\b(?:{RELATIVES})\b", content, re.IGNORECASE)
+    return set(search_terms(" ".join(names + relations)))
 
 
 _OCCASION = re.compile(
@@ -546,9 +554,9 @@ class MemoryWriter:
             gone = [set(search_terms(s)) for s in split_sentences(episode.content)]
             gone = [g for g in gone if g not in kept]
             for memory in self.memories.distilled_from(episode_id):
-                if memory.id in found:
+                if memory.id in found or memory.kind == "relation":  # "The user's brother is Tom" is not the arrest
                     continue
-                words = set(search_terms(memory.content)) - _USER_WORDS
+                words = set(search_terms(memory.content)) - _USER_WORDS - _whom_it_names(memory.content)
                 if not words:
                     continue
                 share = max((len(words & g) / len(words) for g in gone), default=0.0)
