@@ -460,3 +460,15 @@ def test_ripping_a_carpet_ends_nothing_and_chatter_before_a_statement_is_no_ques
     assert not is_question("Oh and will be in Manchester from Monday for a new job.")
     assert not is_question("So is my sister, she's a nurse.")
     assert split_clauses("Driving in the snow terrifies me.") == ["Driving in the snow terrifies me."]
+
+
+def test_a_run_of_spaces_costs_the_clause_split_nothing(monkeypatch):
+    """A paste with a thousand spaces in it took the clause breaks 9 s (their patterns backtrack over the run):
+    the clause breaks are looked for in the sentence with its spaces collapsed, and the clauses are the same."""
+    from memchat.memory import speech
+    seen = []
+    original = speech._clause_parts
+    monkeypatch.setattr(speech, "_clause_parts", lambda sentence: seen.append(sentence) or original(sentence))
+    assert speech.split_clauses("I live in Leeds" + " " * 2000 + "and I work at Tesco") == ["I live in Leeds",
+                                                                                         "I work at Tesco"]
+    assert seen and all("  " not in sentence for sentence in seen)

@@ -216,6 +216,7 @@ def split_clauses(sentence: str) -> list[str]:
     Caley Marine" → "I live in Culloden", "I work at Caley Marine". A part too short to
     stand alone keeps the sentence whole.
     """
+    sentence = re.sub(r"\s{2,}", " ", sentence)  # a run of spaces says nothing, and costs the clause breaks dear
     introduction = _INTRODUCTION.match(sentence)
     if introduction:
         name, rest = introduction.groups()
