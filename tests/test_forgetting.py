@@ -290,8 +290,17 @@ def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
     (["我表姐被裁员了，现在在找工作。"], "我表姐被裁员那件事，你就别留着了吧，她还没告诉家里。", ["裁员"], []),
     (["我舅舅上个月住院了，肝不好。"], "上次说的我舅住院的事，不要记录了，他挺在意的。", ["住院"], []),
     (["我同学小李借了我五千块钱。"], "关于小李借钱那个，删掉了啊。", ["五千"], []),
+    # the person named in a forgotten sentence is not the story: "The user's brother is Tom" stays
+    (["My brother Tom got arrested last week. Anyway, I start at Aviva on Monday."], "Please forget about Tom's arrest.",
+     ["arrested"], ["brother", "Aviva"]),
+    # a sentence after the forgotten one that is a fact of its own stays
+    (["Dad's knee surgery is on Friday. He's turning 70 in June."], "Forget Dad's knee surgery.", ["knee"], ["70"]),
+    # advice and errands are no requests
+    (["My gran's carrot cake recipe is my favourite thing to bake."], "Regarding the cake, don't keep it in the fridge.",
+     [], ["carrot cake"]),
+    (["I keep my bike in the hallway."], "Do me a favour and remove the bins on Friday.", [], ["bike"]),
 ])
-def test_a_story_told_over_sentences_or_of_two_people_is_forgotten_whole(tmp_path, told, asked, gone, kept):
+def test_a_story_is_forgotten_whole_and_no_more_than_was_asked(tmp_path, told, asked, gone, kept):
     services = fake_services(tmp_path)
     _told(services, *told)
     services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
@@ -314,6 +323,15 @@ def test_a_chinese_request_with_no_topic_left_is_no_topic(text):
     (["My dad has early onset Alzheimer's. He forgets my name some days."],
      "forget my dad's diagnosis pls, the family hasn't told anyone", ["Alzheimer", "forgets my name"]),  # an illness
     (["我老公炒股亏了二十万，还瞒着他爸妈。"], "我老公炒股亏钱那事，别给我记着哈，丢人。", ["二十万"]),
+    # a favour asked before the request; names with accented letters are names
+    (["My pal Tom's job is going badly. His partner Zoë left and he's staying on a sofa."],
+     "Be a dear and forget the Tom and Zoë business, they'd hate it getting around.", ["going badly", "sofa"]),
+    (["My overdraft is at its limit again."], "Could you do me a kindness and scrap that stuff about my overdraft, it's sorted now.",
+     ["overdraft is"]),
+    (["Colm is having an affair with his boss."], "Would you mind forgetting the thing about Colm, he asked me not to tell anyone.",
+     ["affair"]),
+    # "pretend I never said it", then another verb: the topic ends at the first
+    (["我表哥借了高利贷，现在还不上。"], "我表哥借钱的事你当我没提过，删掉吧，他不想让人知道。", ["高利贷"]),
 ])
 def test_more_ways_to_ask_and_illnesses_by_name(tmp_path, told, asked, gone):
     services = fake_services(tmp_path)
@@ -330,51 +348,11 @@ def test_keeping_that_is_not_about_the_record(text):
     assert forget_topic(text) is None
 
 
-@pytest.mark.parametrize(("told", "asked", "gone"), [
-    # a favour asked before the request; names with accented letters are names
-    (["My pal Tom's job is going badly. His partner Zoë left and he's staying on a sofa."],
-     "Be a dear and forget the Tom and Zoë business, they'd hate it getting around.", ["going badly", "sofa"]),
-    (["My overdraft is at its limit again."], "Could you do me a kindness and scrap that stuff about my overdraft, it's sorted now.",
-     ["overdraft is"]),
-    (["Colm is having an affair with his boss."], "Would you mind forgetting the thing about Colm, he asked me not to tell anyone.",
-     ["affair"]),
-    # "pretend I never said it", then another verb: the topic ends at the first
-    (["我表哥借了高利贷，现在还不上。"], "我表哥借钱的事你当我没提过，删掉吧，他不想让人知道。", ["高利贷"]),
-])
-def test_requests_asked_as_a_favour_or_as_never_said(tmp_path, told, asked, gone):
-    services = fake_services(tmp_path)
-    _told(services, *told, "I play five-a-side on Tuesdays.")
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert "five-a-side" in alive
-
-
 @pytest.mark.parametrize("text", ["Do me a favour and pick up milk on the way home.", "你就当我没说过吧", "删了吧"])
 def test_a_favour_or_a_bare_verb_names_no_topic(text):
     from memchat.memory.forget_requests import forget_request
     request = forget_request(text)
     assert request is None or request.topic == ""
-
-
-@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
-    # the person named in a forgotten sentence is not the story: "The user's brother is Tom" stays
-    (["My brother Tom got arrested last week. Anyway, I start at Aviva on Monday."], "Please forget about Tom's arrest.",
-     ["arrested"], ["brother", "Aviva"]),
-    # a sentence after the forgotten one that is a fact of its own stays
-    (["Dad's knee surgery is on Friday. He's turning 70 in June."], "Forget Dad's knee surgery.", ["knee"], ["70"]),
-    # advice and errands are no requests
-    (["My gran's carrot cake recipe is my favourite thing to bake."], "Regarding the cake, don't keep it in the fridge.",
-     [], ["carrot cake"]),
-    (["I keep my bike in the hallway."], "Do me a favour and remove the bins on Friday.", [], ["bike"]),
-])
-def test_forgetting_takes_no_more_than_was_asked(tmp_path, told, asked, gone, kept):
-    services = fake_services(tmp_path)
-    _told(services, *told)
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
 
 
 @pytest.mark.parametrize("text", [

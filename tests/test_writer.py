@@ -334,6 +334,10 @@ def test_a_from_and_a_but_clause_are_two_facts(tmp_path):
     # what one does these days with "I'm" dropped; ", so no more X" ends X
     ("I commute by train, about an hour each way.", "Working from home full time now, so no more train!",
      "commutes by train", "The user is working from home full time now."),
+    # a value said as the one of now (现在 opens the clause) replaces the earlier value it names
+    ("周末喜欢去嘉陵江边钓鱼。", "钓鱼现在去锦江边上，没嘉陵江鱼多。", "周末喜欢去嘉陵江边钓鱼", "锦江"),
+    # "we live in…" is a home, and a house bought elsewhere replaces it
+    ("我们住金牛区茶店子，租的房子，住了八年了", "决定在犀浦买个二手房，两室一厅，下个月过户。", "茶店子", "犀浦"),
 ])
 def test_updates_said_the_way_chat_says_them(tmp_path, earlier, later, old, new):
     services = fake_services(tmp_path)
@@ -358,21 +362,6 @@ def test_what_one_is_doing_these_days_with_the_subject_dropped(tmp_path, text, k
         services = fake_services(tmp_path)
         process(services, text)
         assert any(kept in m.content for m in services.memories.list_items(statuses=("active",)))
-
-
-@pytest.mark.parametrize(("earlier", "later", "old", "new"), [
-    # a value said as the one of now (现在 opens the clause) replaces the earlier value it names
-    ("周末喜欢去嘉陵江边钓鱼。", "钓鱼现在去锦江边上，没嘉陵江鱼多。", "周末喜欢去嘉陵江边钓鱼", "锦江"),
-    # "we live in…" is a home, and a house bought elsewhere replaces it
-    ("我们住金牛区茶店子，租的房子，住了八年了", "决定在犀浦买个二手房，两室一厅，下个月过户。", "茶店子", "犀浦"),
-])
-def test_chinese_values_of_now_replace_what_they_name(tmp_path, earlier, later, old, new):
-    services = fake_services(tmp_path)
-    process(services, earlier, now=1000.0)
-    process(services, later, now=2000.0)
-    active = [m.content for m in services.memories.list_items(statuses=("active",))]
-    assert any(new in c for c in active), active
-    assert not any(old in c and new not in c for c in active), active
 
 
 def test_now_in_a_later_clause_replaces_nothing_it_does_not_name(tmp_path):
