@@ -124,3 +124,33 @@ def test_recall_does_not_answer_for_a_relative_from_another_relatives_memory(tmp
     mums = [c for c in result.candidates if "Huia" in c.memory.content]
     assert daughters and all(c.mismatch == "names no mother of yours" and not c.selected for c in daughters)
     assert mums and all(not c.mismatch for c in mums)
+
+
+@pytest.mark.parametrize(("content", "gives"), [
+    ("The user's mum runs a flower shop there.", False),
+    ("The user's dad is retired, mum still works.", False),
+    ("Tomas was born on August 2.", True),
+    ("The user's mum Huia turned 60 on Sunday.", True),
+    ("her name is noor, she's a landscape architect", True),
+    ("我妈叫王秀兰。", True),
+])
+def test_a_name_question_is_answered_only_by_a_memory_that_gives_a_name(content, gives):
+    from memchat.memory.asked_of_someone import asks_a_name, says_no_name
+    assert asks_a_name("What's my mum's first name?") and asks_a_name("我哥叫什么？")
+    assert not asks_a_name("What does my mum do?")
+    assert (says_no_name(content) == "") is gives
+
+
+def test_recall_gives_no_nameless_memory_for_a_relatives_name(tmp_path):
+    """"What's my mum's first name?" when the store knows what she does but not her name: nothing answers."""
+    services = fake_services(tmp_path)
+    for said in ("Mum runs a flower shop.", "My daughter Isla is 20 and at Glasgow uni.",
+                 "I drive a white Hilux."):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    result = services.recaller.recall("What's my mum's first name?", token_limit=400, count_tokens=len, now=2000.0,
+                                      touch=False)
+    shop = [c for c in result.candidates if "flower shop" in c.memory.content]
+    assert shop and all(c.mismatch == "gives no name" and not c.selected for c in shop)
+    job = services.recaller.recall("What does my mum do for work?", token_limit=400, count_tokens=len, now=2000.0,
+                                   touch=False)
+    assert any("flower shop" in c.memory.content and not c.mismatch for c in job.candidates)

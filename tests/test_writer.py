@@ -461,3 +461,41 @@ def test_a_run_of_spaces_costs_the_clause_split_nothing(monkeypatch):
     assert speech.split_clauses("I live in Leeds" + " " * 2000 + "and I work at Tesco") == ["I live in Leeds",
                                                                                          "I work at Tesco"]
     assert seen and all("  " not in sentence for sentence in seen)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # a relative described by what they do as a rule, with "my" or said bare as a name
+    ("My wife teaches maths at a secondary school.", "maths"),
+    ("Mum runs a flower shop in Harrogate.", "flower shop"),
+    ("The wife works nights at the hospital.", "hospital"),
+    ("Dad's a plumber, been doing it 30 years.", "plumber"),
+    ("My partner designs kitchens for a living.", "kitchens"),
+    # a family rundown: each relative's clause is that relative's
+    ("My folks are in Leeds, dad's a retired miner and mum teaches piano.", "piano"),
+    ("My folks are in Leeds, dad's a retired miner and mum teaches piano.", "Leeds"),
+])
+def test_what_a_relative_does_is_theirs_and_the_users_own_slots_stay(tmp_path, text, kept):
+    services = fake_services(tmp_path)
+    for own in ("I work as a bus driver in Cardiff.", "I live in Cardiff.", "I work from home on Fridays."):
+        process(services, own, now=1000.0)
+    process(services, text, now=2000.0)
+    active = [m for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert any(kept in m.content and m.kind == "relation" for m in active), [(m.kind, m.content) for m in active]
+    users = [m.content for m in active if m.subject == "user" and m.kind != "relation"]
+    assert {"The user works as a bus driver in Cardiff.", "The user lives in Cardiff.",
+            "The user works from home on Fridays."} <= set(users), users
+
+
+@pytest.mark.parametrize("text", ["Mum says hi.", "Dad jokes are the worst.", "Sam is vegan."])
+def test_a_relative_only_mentioned_or_someone_elses_diet_is_not_the_users(tmp_path, text):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert not [m for m in services.memories.list_items(statuses=("active",))
+                if not m.is_episode and m.subject == "user" and m.kind != "relation"]
+
+
+def test_a_users_slot_said_of_a_relative_is_the_relatives_unless_it_is_done_to_the_user():
+    from memchat.memory.distill import guess_key
+    assert guess_key("I work nights.") == ("user", "work_pattern", "fact")
+    assert guess_key("My wife works nights.") == ("user", "partner", "relation")
+    assert guess_key("My wife got me working nights.")[1] == "work_pattern"

@@ -72,6 +72,25 @@ def says_no_age(content: str) -> str:
     return "" if _EVIDENCE["age"].search(content) else "says no age"
 
 
+_NAME_ASKED = re.compile(r"\b(?:first |full |real )?name\b|\bcalled\b|叫什么|叫啥|名字", re.IGNORECASE)
+_NAME_GIVEN = re.compile(r"\bname\b|\bcalled\b|\bnamed\b|叫|名字|姓", re.IGNORECASE)
+_NOT_A_NAME = re.compile(rf"(?:The|I|I'm|I've|My|Our|OK|Mum|Mom|Mam|Dad|Gran|Nan|(?:{_MONTHS})|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$", re.IGNORECASE)
+
+
+def asks_a_name(question: str) -> bool:
+    return bool(_NAME_ASKED.search(question))
+
+
+def says_no_name(content: str) -> str:
+    """A question for someone's name ("What's my mum's first name?", "我哥叫什么？") is answered only by a memory
+    that gives a name: a capitalised word inside the sentence, or a naming word ("called", 叫). "The user's mum
+    runs a flower shop" gives none."""
+    if _NAME_GIVEN.search(content):
+        return ""
+    words = re.findall(r"(?:^|(?<=[\s(,]))[A-Z][a-zà-ÿ]+", content)
+    return "" if any(not _NOT_A_NAME.match(w) for w in words) else "gives no name"
+
+
 def says_nothing_of(kind: str, name: str, content: str) -> str:
     """"says nothing of the work asked of Nomsa": a memory that holds nothing of the kind asked about the person
     the question names. Whether it is about them at all is `recall.not_about`'s call ("took the kids to

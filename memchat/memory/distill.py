@@ -25,7 +25,7 @@ __all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_
 RELATIVES = (
     "partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|brother|sister|mother|father|mom|mum|mam|dad|son|daughter|"
     "friend|best friend|boss|ex-boss|manager|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
-    "cousin|neighbour|neighbor|eldest|youngest|oldest|kids?|children|parents|in-laws|sister-in-law|brother-in-law|"
+    "cousin|neighbour|neighbor|eldest|youngest|oldest|kids?|children|parents|folks|in-laws|sister-in-law|brother-in-law|"
     "mother-in-law|father-in-law|lad|lass|boy|girl|wee one|little one|other half|hubby|missus|stepdad|stepmum|stepmom|"
     "nan|nana|gran|granny|grandad|granddad|niece|nephew|stepson|stepdaughter|grandson|granddaughter"
 )
@@ -238,6 +238,10 @@ def _person(clause: str) -> str | None:
     return named_one
 
 
+_OPENING_OWNER = re.compile(r"^\s*(?:(?:my|our)\s+|我们的?|我的?)", re.IGNORECASE)
+_OF_THE_USER = re.compile(r"\b(?:me|us|my|our|i|i'm|i've|we)\b|[我咱]", re.IGNORECASE)
+"""A word of the user's after whom a clause opens on: "My manager moved me to nights" is the user's shifts."""
+
 _ABOUT_A_PERSON = ("home", "employer", "job", "birthday", "health", "allergy", "language", "hobby", "sport", "pet")
 """Slots that can describe someone else: 'My mum lives in Almaty' is the mum's home, not the user's."""
 
@@ -289,6 +293,11 @@ def guess_key(clause: str) -> tuple[str, str, str]:
         if own is not None:
             return person, own.name, "relation" if own.name in ("home", "employer", "job") else own.kind
     slot: Slot | None = slot_of(clause)
+    someone = person and (_POSSESSIVE.match(clause) or _CN_POSSESSIVE.match(clause) or named_subject(clause))
+    if slot is not None and someone and slot.kind != "relation" and not _OF_THE_USER.search(_OPENING_OWNER.sub("", clause)):
+        # "My wife works nights", "Sam is vegan": a slot of the user's said of someone else is that person's
+        family = next((s for s in SLOTS if s.kind == "relation" and s.name != "provider" and s.matches(clause)), None)
+        return ("user", family.name, "relation") if family else ("user", "", "")
     if slot is not None:
         return "user", slot.name, slot.kind
     if LIKES.search(clause) or CN_LIKES.search(clause):

@@ -22,7 +22,14 @@ from datetime import datetime
 import numpy as np
 
 from memchat.config import RecallSettings
-from memchat.memory.asked_of_someone import asked_kind, says_no_age, says_nothing_of, stated_age
+from memchat.memory.asked_of_someone import (
+    asked_kind,
+    asks_a_name,
+    says_no_age,
+    says_no_name,
+    says_nothing_of,
+    stated_age,
+)
 from memchat.memory.concepts import (
     CONCEPTS,
     DOMAINS,
@@ -589,6 +596,7 @@ class Recaller:
         kind = asked_of if named else ""
         ages_asked = not parts and not named and asked_of == "age"  # of the user, a relative: a number
         relative = "" if parts or named else relative_asked(query)
+        names_asked = bool(relative) and not asked_of and asks_a_name(query)  # "What's my mum's first name?" wants a name
         open_question = is_open_question(query)
         for memory_id in self.memories.by_attributes(asked, limit=40):
             routes.setdefault(memory_id, []).append("slot")
@@ -643,6 +651,7 @@ class Recaller:
                           group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
                           or not_about(named, memory.content, named_as) or says_nothing_of(kind, named, memory.content)
                           or (says_no_age(memory.content) if ages_asked else "")
+                          or (says_no_name(memory.content) if names_asked else "")
                           or not_theirs(relative, memory, known_names, query)
                           or speaks_of_none(kin, query, memory.content, people, known_names))
             )

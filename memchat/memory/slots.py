@@ -59,11 +59,16 @@ _CAR_MAKES = (r"honda|ford|vw|volkswagen|nissan|bmw|audi|mercedes|skoda|renault|
 
 _DESCRIBED = (
     r"\b(?:[a-z]+)s?,? (?:[A-Z][a-z]+\b|is\b|are\b|was\b|were\b|lives\b|live\b|works\b|work\b|called\b|named\b|"
-    r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b|who\b|aged\b|named\b)",
+    r"turned\b|just\b|now\b|has\b|have\b|'s\b|studies\b|started\b|who\b|aged\b|named\b|"
+    r"(?:still |also )?(?:teaches|drives|runs|owns|plays|speaks|sings|coaches|manages|sells|builds|fixes|repairs|writes|"
+    r"paints|breeds|volunteers|cooks|bakes|rides|trains|designs|supports|loves|hates|adores|collects|grows|farms|"
+    r"dances|knits|sews|keeps (?:bees|chickens|hens|horses|goats|pigs)|does (?:the|a|an|his|her|their)\b)\b)",
+    r"\b[a-z]+'s (?:a|an|now|still|retired|from|in|at|\d+)\b",
     r"(?:叫|是|在|住|今年|[0-9一二两三四五六七八九十]+岁|工作|上班|读)",
     r"(?-i:[A-Z][a-z]+)(?:'s| is) (?:now )?(?:my|our) ",
 )
-"""A person named or described right after the relation word, or named right before it ("Sam's my partner")."""
+"""A person named or described right after the relation word, or named right before it ("Sam's my partner"); described
+also by what they do as a rule ("My wife teaches maths"), not by what they happen to say ("my mum keeps asking")."""
 
 _PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|\bhouse\b|\bflat\b|\bapartment\b)",
           r"(?:到|去|在|住|回)了?[^了！!。，,]{2,}|老家|定居")
@@ -249,7 +254,7 @@ _ROWS: tuple[Slot, ...] = (
                    "My eldest, Maya, is off to uni in Bristol."),
          question="What are my children's names?"),
     Slot("parents", "relation", needs=_DESCRIBED, multi=True,
-         en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|mam|ma|pa|stepdad|stepmum|stepmom)\b",),
+         en=(r"\b(?:my|our) (?:mum|mom|mother|dad|father|parents|folks|mam|ma|pa|stepdad|stepmum|stepmom)\b",),
          zh=(r"妈妈", r"爸爸", r"我妈", r"我爸", r"母亲", r"父亲", r"父母"),
          asks=("parent", "父母"),
          examples=("My mum Saule lives in Almaty.", "我妈在绵阳。"),

@@ -64,12 +64,22 @@ SUBJECT_VERBS = (
     "cycle|walk|use|eat|drink|need|want|started|start|joined|moved|sold|bought|got|left|quit|switched|lost|"
     "am|was|'m|can|do|don't|never|always|usually|also|still|just"
 )
+_BARE_KIN = (r"(?:the )?(?:mum|mom|mam|dad|gran|granny|nan|nana|grandma|grandpa|grandad|granddad|folks|wife|hubby|"
+             r"missus|other half|kids|boss)")
+"""Kin said as a name, without "my" ("Mum runs a flower shop", "The wife works nights"): the user's."""
+_BARE_KIN_SUBJECT = (rf"{_BARE_KIN}(?:'s\b|'ll\b|\s+(?:is|was|has|had|still|just|now|finally|always|never|also|"
+                     r"(?!(?:jokes|is|was|has|does|says|thinks|reckons|wants|keeps|asks|wonders)\b)[a-z]+(?:s|ed))\b)")
+"""A bare kin word opening a statement of its own: the word and its verb."""
+_BARE_KIN_OPENING = re.compile(rf"^(?={_BARE_KIN_SUBJECT})(?:the )?", re.IGNORECASE)
+
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:(?:now|then|these days|nowadays|still)\s+)?"
     r"(?:i|i'm|i've|i'd|my|we|we're|our)\b)|,\s*(?:and\s+|so\s+)?(?=no (?:more|longer)\b|(?:vegan|vegetarian|pescatarian|teetotal|sober|single)\s+"
     r"(?:now|these days|nowadays|again)\b)"
+    rf"|,\s*(?:and\s+|but\s+|so\s+)?(?={_BARE_KIN_SUBJECT})"
     r"|\s+(?:and|but|so|also)\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our)\b"
     r"|(?-i:[A-Z][a-z]+)(?:'s)?\s+(?:is|was|has|had|will|took|takes|became|moved|left|started|got|joined|covers|covering)\b)"
+    rf"|\s+(?:and|but|so|also)\s+(?={_BARE_KIN_SUBJECT})"
     r"|[，；](?:而且|但是|不过|所以)?(?=我|我们|他|她|它|家里|[^，；]{0,3}(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿)))\s*",
     re.IGNORECASE,
 )
@@ -199,7 +209,7 @@ RELATIVE_WORDS = (
     "grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|best friend|colleague|boss|manager|"
     "neighbour|neighbor|stepson|stepdaughter|grandson|granddaughter|flatmate|housemate|eldest|youngest|oldest|"
     "lad|lass|boy|girl|kid|wee one|little one|other half|hubby|missus|stepdad|stepmum|stepmom|nan|nana|gran|granny|"
-    "grandad|granddad|niece|nephew|mother-in-law|father-in-law|sister-in-law|brother-in-law|mam"
+    "grandad|granddad|niece|nephew|mother-in-law|father-in-law|sister-in-law|brother-in-law|mam|folks"
 )
 
 _ME_AND = re.compile(rf"^(\s*)me and ((?:my|our) (?:\w+ )?(?:{RELATIVE_WORDS})|(?-i:[A-Z])[a-z]+)\b", re.IGNORECASE)
@@ -234,6 +244,7 @@ def split_clauses(sentence: str) -> list[str]:
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
     clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
+    clauses = [_owned_kin(c) for c in clauses]
     clauses = [f"I'm {_lower_first(c)}" if _DOING.match(c) else c for c in clauses]
     clauses = [_BEEN.sub("I've been ", _said_of_oneself(c), count=1) for c in clauses]
     return _merge_short([without_hedge(c) for c in clauses])
@@ -282,6 +293,12 @@ def _clause_parts(sentence: str) -> list[str]:
         start = match.end()
     parts.append(sentence[start:])
     return parts
+
+
+def _owned_kin(clause: str) -> str:
+    """'Mum runs a flower shop' → 'My mum runs a flower shop': kin named bare are the user's."""
+    opening = _BARE_KIN_OPENING.match(clause)
+    return f"My {_lower_first(clause[opening.end():])}" if opening else clause
 
 
 def _lower_first(clause: str) -> str:
