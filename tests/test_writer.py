@@ -499,3 +499,23 @@ def test_a_users_slot_said_of_a_relative_is_the_relatives_unless_it_is_done_to_t
     assert guess_key("I work nights.") == ("user", "work_pattern", "fact")
     assert guess_key("My wife works nights.") == ("user", "partner", "relation")
     assert guess_key("My wife got me working nights.")[1] == "work_pattern"
+
+
+@pytest.mark.parametrize(("earlier", "later", "kept", "gone"), [
+    # a new pastime, a new language, a pastime taken up again: added beside what the user does
+    ("I play five-a-side football on Thursdays.", "I started running again, 5k three times a week.",
+     ["football", "running"], []),
+    ("I speak French fluently.", "I'm now learning Japanese on Duolingo.", ["French", "Japanese"], []),
+    ("I go swimming on Sunday mornings.", "Back to climbing after my shoulder injury, twice a week at the wall.",
+     ["swimming", "climbing"], []),
+    # a switch puts the new value in the latest one's place, named or not
+    ("I do yoga on Mondays.", "Switched from yoga to pilates this month.", ["pilates"], ["yoga on Mondays"]),
+    ("I'm pescatarian.", "I've gone fully vegetarian.", ["vegetarian"], ["pescatarian"]),
+])
+def test_in_a_many_valued_slot_only_a_switch_replaces_what_it_does_not_name(tmp_path, earlier, later, kept, gone):
+    services = fake_services(tmp_path)
+    process(services, earlier, now=1000.0)
+    process(services, later, now=2000.0)
+    active = " | ".join(m.content for m in services.memories.list_items(statuses=("active",))
+                        if not m.is_episode and m.kind != "event")
+    assert all(k in active for k in kept) and not any(g in active for g in gone), active

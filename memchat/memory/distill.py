@@ -214,6 +214,20 @@ NOW_SAID = re.compile(r"^[^，,。！!？?]{0,4}现在(?!也|还|又)")
 clause opens on 现在 where English closes on "now"); never the slot's latest by default, as a switch does."""
 
 
+SWITCH = re.compile(
+    r"\b(?:switch(?:ed|ing)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|traded (?:\w+ )*?in for|"
+    r"(?:'ve|\bhave|\bhas) (?:now )?gone (?:fully |full |completely |totally )?(?!to\b|back\b|out\b|home\b|through\b|"
+    r"over\b|off\b|up\b|down\b|and\b)\w+)\b|"
+    r"换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而", re.IGNORECASE)
+"""The change language that puts one value in another's place. In a many-valued slot only this replaces the latest
+value unnamed ("I've gone vegetarian" after pescatarian): "I started running again", "now learning Japanese",
+"back to climbing" add to what the user does."""
+
+
+def is_switch(clause: str) -> bool:
+    return bool(SWITCH.search(clause))
+
+
 def is_change(clause: str) -> bool:
     return bool(CHANGE.search(clause))
 

@@ -31,6 +31,7 @@ from memchat.memory.distill import (
     is_change,
     is_retirement,
     is_retiring_event,
+    is_switch,
     multi_valued,
     slot_act,
     third_person,
@@ -75,6 +76,9 @@ from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, Memo
 
 DUPLICATE_SIMILARITY = 0.9
 PENDING_GAP = 0.3
+_ONE_AT_A_TIME = frozenset({"diet"})
+"""Many-valued slots whose values one keeps one of at a time (vegetarian, then pescatarian; gluten-free beside
+either): any change language replaces the latest. In the others (pastimes, languages, pets) only a switch does."""
 _USER_WORDS = frozenset(search_terms("the user user's their they 用户"))
 
 
@@ -464,7 +468,8 @@ class MemoryWriter:
                      and multi_valued(m.attribute) and m.attribute not in ("event", "likes")
                      and wanted & set(search_terms(m.content))]
         only_now = bool(NOW_SAID.search(draft.content)) and not is_change(draft.content)  # replaces what it names
-        return named or (same[-1:] if draft.change and not only_now else [])
+        switch = draft.change and (is_switch(draft.content) or draft.attribute in _ONE_AT_A_TIME)
+        return named or (same[-1:] if switch and not only_now else [])
 
     def accept(self, memory_id: int) -> WriteOutcome:
         """The user confirms a pending memory: it becomes active and supersedes its rivals."""
