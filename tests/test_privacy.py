@@ -199,6 +199,30 @@ def test_a_value_in_the_sentence_after_credential_talk_is_a_secret():
     assert "2019" in redact("I moved to Porto in 2019. It's lovely, we have 2 kids.")
 
 
+@pytest.mark.parametrize(("message", "secret"), [
+    # shaped like a password, with no word that says so
+    ("Blue$kies2024 is what I use for literally everything, terrible I know", "Blue$kies2024"),
+    ("xK9#mv2Lq8 sorry!! wrong window", "xK9#mv2Lq8"),
+    # sent by mistake: whatever came with it
+    ("hunter22 lol didn't mean to send that", "hunter22"),
+    ("oh no, pasted my otp by mistake 552190", "552190"),
+    # the credential named after its value, in the sentence or in a short message
+    ("8841 - that's the alarm code for the shop by the way", "8841"),
+    ("4471. sorry. gym locker code", "4471"),
+])
+def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
+    assert secret not in redact(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Reading a C++17 book for work.", "My twitter is @sam_runs99 if you care lol", "Passed my exam with 87%!!",
+    "My gym membership is £29.99/month.", "Sorry, wrong word, I meant Tuesday not Thursday.",
+    "I changed my password in 2024 after the hack.", "Flat 4B, 12 Queen St, that's the new place.",
+])
+def test_what_only_looks_like_a_secret_is_kept(message):
+    assert redact(message) == message
+
+
 def test_a_draft_is_kept_redacted_handed_back_once_and_keeps_its_session(tmp_path):
     conv = fake_conversation(tmp_path)
     sessions = conv.services.sessions

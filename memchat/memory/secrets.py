@@ -227,6 +227,40 @@ CREDENTIAL_TALK = re.compile(
 detector ('the code for the side gate is the year we met')."""
 
 
+_PASSWORD_SHAPED = re.compile(r"(?<![\w@#/.:])(?=\S{6,})(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9]+[!#$%^&*+=?~@][A-Za-z0-9!#$%^&*+=?~@]+"
+                              r"(?![\w/.:@])")
+"""A word of letters and digits with a symbol inside ("Tulip!Gate93", "xK9#mv2Lq8"): how passwords are made, and
+nothing else in chat is ("@sam_runs99", "C++17", "£29.99/month" are not)."""
+_MISSENT = re.compile(
+    r"\b(?:wrong (?:chat|window|tab|box|thread|app|screen|field|person|convo|conversation|place)|"
+    r"meant for (?:the |an?other |a different )?(?:other )?(?:tab|window|chat|app|box|person|field|screen)|bad paste|"
+    r"(?:pasted|sent|typed) (?:\w+ ){0,3}(?:by (?:mistake|accident)|in the wrong)|"
+    r"(?:didn'?t|did not|never) mean(?:t)? to (?:paste|send|type|post) (?:that|this|it)|ignore (?:that|this)(?: one)?[,:.!]|"
+    r"disregard (?:that|this))",
+    re.IGNORECASE)
+"""Something sent by mistake ("oops, meant for the other tab", "bad paste"): what came with it is a value the user
+never meant to give, most often a password or a code, whatever its shape."""
+_YEAR = re.compile(r"(?:in|since|from|until|till|of|by|before|after) (?:19|20)\d\d$", re.IGNORECASE)
+
+
+def _values_given_by_mistake(text: str) -> list[SecretSpan]:
+    """The values in a message that says it was sent by mistake, or in a sentence about a credential ("8841 - that's
+    the alarm code for the shop"), or anywhere in a short message with one ("4471. sorry. gym locker code"): words
+    with digits in them, and password-shaped words."""
+    spans = [SecretSpan("password", *m.span()) for m in _PASSWORD_SHAPED.finditer(text)]
+    values = []
+    if _MISSENT.search(text):
+        values = list(_VALUE_ALONE.finditer(text))
+    else:  # a sentence about a credential, or a short message with one: its numbers are the credential
+        short = len(text.split()) <= 30
+        for sentence in _SENTENCE.finditer(text):
+            if talks_about_credentials(sentence.group()) and len(sentence.group().split()) <= 16:
+                start, end = (0, len(text)) if short else sentence.span()
+                values += [m for m in _VALUE_ALONE.finditer(text, start, end)
+                           if sum(c.isdigit() for c in m.group()) >= 3 and not _YEAR.search(text[:m.end()])]
+    return spans + [SecretSpan("credential", *m.span()) for m in values]
+
+
 def talks_about_credentials(text: str) -> bool:
     return bool(CREDENTIAL_TALK.search(text))
 
@@ -247,7 +281,7 @@ def redaction(text: str, previous: str = "") -> tuple[str, list[SecretSpan]]:
     """`redact`, and the secrets it replaced."""
     if not text:
         return text, []
-    spans = find_secrets(text)
+    spans = find_secrets(text) + _values_given_by_mistake(text)
     before = previous
     for sentence in _SENTENCE.finditer(text):  # "Can you save my bank PIN? It's 4471." — the same, within a message
         if answers_credential_talk(sentence.group(), before):
