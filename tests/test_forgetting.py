@@ -364,3 +364,51 @@ def test_favours_and_advice_are_not_requests_to_forget(text):
     from memchat.memory.forget_requests import forget_request
     request = forget_request(text)
     assert request is None or request.topic == ""
+
+
+@pytest.mark.parametrize(("told", "asked", "gone"), [
+    # "it": what the message brought up before its request
+    (["My cousin Dev got arrested at a protest in June."],
+     "Remember what I told you about Dev getting arrested? Not my story to tell. Please erase it from wherever you keep "
+     "stuff.", ["arrested"]),
+    (["Our neighbour's teenage son has been caught shoplifting twice."],
+     "You know that story about the neighbour's son and the shoplifting? Bin it from your files, thanks.", ["shoplifting"]),
+    (["I had a panic attack at work on Monday and had to go home."],
+     "About the panic attack. I'd really like you to delete it.", ["panic attack"]),
+    # a favour before a qualified thing said
+    (["I got a £90 parking fine and I'm appealing it."],
+     "Be a star and erase the entire parking fine saga from your records.", ["parking fine"]),
+    (["Our landlord is refusing to return the deposit and we're going to small claims."],
+     "Do me a kindness and scrap the whole landlord deposit thing.", ["small claims"]),
+    # a second topic added after the request
+    (["My mate Pim is in a lot of overdraft.", "Pim has a gambling problem, it's bad."],
+     "Forget what I said about Pim's overdraft. The gambling part too, I'd rather that wasn't kept.",
+     ["overdraft", "gambling"]),
+    (["My landlord sent me an eviction letter.", "The landlord is Mr Hughes and he's a nightmare."],
+     "Scrap the bit about the eviction letter. Same for the landlord.", ["eviction", "Hughes"]),
+    # Chinese: 那条 closing the topic; a one-character relative after 我
+    (["上周去做了针灸，治颈椎病。"], "刚才说去做针灸那条你删了吧", ["针灸"]),
+    (["我姐离婚了，正在打官司争孩子。"], "我姐那个事你别记了", ["离婚"]),
+])
+def test_it_a_qualified_thing_and_a_topic_added_after(tmp_path, told, asked, gone):
+    services = fake_services(tmp_path)
+    _told(services, *told, "I play five-a-side on Tuesdays.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert "five-a-side" in alive
+
+
+@pytest.mark.parametrize("text", [
+    "Forget my salary. The weather is nice too.",  # a remark after a request adds nothing to it
+    "Forget my salary. I love you too.",
+])
+def test_a_remark_after_a_request_adds_no_topic(text):
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(text).topic == "my salary"
+
+
+@pytest.mark.parametrize("text", ["Bin it, it's gone off.", "Toss it in the salad.", "Lose it, mate, it's not worth it."])
+def test_throwing_it_away_is_a_request_only_with_where_it_is_kept(text):
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(f"The milk smells weird. {text}") is None

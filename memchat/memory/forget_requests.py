@@ -10,7 +10,7 @@ and trailing reasons (", it's private", " - I don't want that stored", "，不�
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memchat.memory.segment import split_sentences
 from memchat.memory.terms import query_terms
@@ -26,12 +26,14 @@ _PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
                r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
-_WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everything|any|all|that|this|those|these|a record|"
-                  r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b))")
-"""What a request to the assistant names: the user's things or what they said ("my salary", "anything about",
-"the bit about") — not "potatoes in the fridge", "the weeds", "cash at home", which is advice."""
 _SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
 """What a request calls the thing said: "the Spotify interview stuff", "that thing about Gary"."""
+_WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everything|any|all|that|this|those|these|a record|"
+                  r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b|"
+                  rf"the (?:whole |entire )?(?:[\w'-]+\s+){{0,3}}{_SAID_THING}\b))")
+"""What a request to the assistant names: the user's things or what they said ("my salary", "anything about",
+"the bit about", "the whole landlord dispute thing") — not "potatoes in the fridge", "the weeds", "cash at home",
+which is advice."""
 _KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
 """Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
 write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
@@ -51,7 +53,10 @@ EN_REQUESTS: tuple[str, ...] = (
     r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?)\s+"
     r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
     r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
-    r"^(?:i'?d like you to|i want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^i (?:really )?(?:don'?t|do not) want\s+(?P<t>.+?)\s+(?:saved|stored|kept|remembered|recorded|on (?:file|record))\b",
+    r"^i'?d (?:rather|prefer)\s+(?P<t>.+?)\s+(?:wasn'?t|weren'?t|isn'?t|aren'?t|was not|were not|not be|didn'?t get)\s+"
+    r"(?:kept|stored|saved|remembered|recorded)\b",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
     rf"^{_PLEASE}(?:can we\s+|let'?s\s+)?keep\s+(?P<t>.+?)\s+(?:off the record|out of (?:your\s+|the\s+)?(?:memory|memories|"
     rf"records?|notes?))\b",
@@ -117,15 +122,18 @@ _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
     r"\bi (?:mentioned|said|told)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
-    r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|"
+    r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|\bfrom (?:wherever|whatever)\b|"
+    r"\bfrom (?:your|the) (?:files?|brain|head|database|system|storage|logs?|memory bank|notebook)\b|"
     r"\bhaha\b)).*$",
     re.IGNORECASE,
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
+
+_CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸")
 
 _EN_LATEST = re.compile(
     r"^(?:(?:that|the|this|my|your)\s+)?(?:(?:very\s+)?(?:last|latest|previous|most recent)\s+"
@@ -153,7 +161,7 @@ _CN = [re.compile(p) for p in CN_REQUESTS]
 def _trim_en(topic: str) -> str:
     topic = _EN_CONTAINER.sub("", topic.strip(" \"'“”"), count=1)
     topic = _EN_TAIL.sub("", topic)
-    topic = re.sub(r"^(?:that|about|the whole thing about|the whole|(?:anything|everything|something) about)\s+", "", topic,
+    topic = re.sub(r"^(?:that|about|the whole thing about|the whole|the entire|(?:anything|everything|something) about)\s+", "", topic,
                    flags=re.IGNORECASE)
     return topic.strip(" .!?\"'“”…")
 
@@ -162,7 +170,8 @@ def _trim_cn(topic: str) -> str:
     topic = _CN_CONTAINER.sub("", topic.strip(), count=1)
     topic = _CN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:那个|这个|关于|我的(?=.{2,}信息))", "", topic)
-    return _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
+    topic = _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
+    return f"我{topic}" if topic in _CN_ONE_CHARACTER_KIN else topic  # "我姐那个事": the sister, not the character 姐
 
 
 def _in_sentence(sentence: str) -> ForgetRequest | None:
@@ -178,7 +187,7 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
             if latest:
                 return ForgetRequest(_trim_en(latest.group("about") or ""), latest=True)
             topic = _trim_en(raw)
-            if topic and not re.fullmatch(r"(?:it|that|this|me|everything|all|them)", topic, re.IGNORECASE):
+            if topic and not re.fullmatch(_PRONOUN, topic, re.IGNORECASE):
                 return ForgetRequest(topic)
     if re.search(r"[\u4e00-\u9fff]", stripped):
         for pattern in _CN:
@@ -196,10 +205,84 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
     return None
 
 
+_PRONOUN = r"(?:it|that|this|me|everything|all|them|all (?:of )?(?:it|that))"
+_ANTECEDENT_FRAME = re.compile(
+    r"^(?:(?:remember|you know|recall)\s+(?:what|that|the|how)\s+(?:i\s+(?:told you|said|mentioned)\s+)?"
+    r"(?:(?:story|thing|bit|stuff)\s+)?(?:about\s+)?|"
+    r"(?:(?:so\s+)?(?:last (?:week|month|time)|earlier|yesterday|the other day|a while (?:back|ago)),?\s*)?"
+    r"i\s+(?:mentioned|told you about|told you|said|talked about|brought up)\s+(?:that\s+)?|"
+    r"(?:about|re:?|regarding|as for)\s+)",
+    re.IGNORECASE)
+"""How a message brings up what its request then calls "it": "You know that story about…?", "Earlier I mentioned…"."""
+_ADD_ON = re.compile(
+    r"^(?:and\s+|also\s+)?the\s+(?P<t>(?:[\w'-]+\s+){0,4}?[\w'-]+?)(?:\s+(?:part|bit|stuff|thing|story))?\s+"
+    r"(?:too|as well)\b|^(?:same (?:for|with|goes for)|ditto (?:for|with)|that goes for|and also)\s+(?P<u>.+?)(?:\s+too)?\s*(?:[.!,]|$)",
+    re.IGNORECASE)
+"""A second topic after a request: "The gambling part too", "Same for the landlord"."""
+
+
+_STATES = re.compile(r"\b(?:is|are|was|were|has|have|had|looks?|seems?|feels?|'s|'re)\b", re.IGNORECASE)
+
+
+def _forgets_it(sentence: str) -> bool:
+    """A request whose topic is only a pronoun ("Please erase it from wherever you keep stuff")."""
+    stripped = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)
+    if not stripped or _NOT_A_REQUEST.search(stripped) or re.search(r"[\u4e00-\u9fff]", stripped):
+        return False
+    if _BIN_IT.match(stripped):
+        return True
+    for pattern in _EN:
+        match = pattern.match(stripped)
+        if match and re.fullmatch(_PRONOUN, _trim_en(match.group("t").strip(" \"'“”")), re.IGNORECASE):
+            return True
+    return False
+
+
+_BIN_IT = re.compile(
+    rf"^{_PLEASE}(?:bin|ditch|scrub|lose|discard|get rid of|throw away|throw out|strike|chuck|toss)\s+(?:it|that|this)\s+"
+    r"(?:from|out of|off)\s+(?:wherever|whatever|your|the)\b", re.IGNORECASE)
+"""'Bin it from your files': a word that throws things away says "forget" only with where the thing is kept."""
+
+
+def _antecedent(sentences: list[str]) -> str:
+    """What a message said before its request calls it "it": the first sentence that is not a reason."""
+    for sentence in sentences:
+        if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I):
+            continue  # "Not my story to tell.", "It's private."
+        topic = _trim_en(_ANTECEDENT_FRAME.sub("", sentence.strip(), count=1).rstrip("?"))
+        if topic:
+            return topic
+    return ""
+
+
+def _add_ons(sentences: list[str]) -> list[str]:
+    """The topics the sentences after a request add to it: "The gambling part too", or a request of their own ("I
+    don't want medical stuff saved")."""
+    topics = []
+    for sentence in sentences:
+        match = _ADD_ON.match(sentence.strip())
+        request = _in_sentence(sentence)
+        if request is not None and request.topic and not request.latest:
+            topics.append(request.topic)
+        elif match and request is None and not _STATES.search(match.group("t") or match.group("u")):
+            topics.append(_trim_en(match.group("t") or match.group("u")))  # not "The weather is nice too"
+    return [t for t in topics if t and not re.fullmatch(_PRONOUN, t, re.IGNORECASE)]
+
+
 def forget_request(text: str) -> ForgetRequest | None:
-    """A request to forget, found in the whole message or any of its sentences."""
+    """A request to forget, found in the whole message or any of its sentences. A request for "it" forgets what the
+    message said before it; a topic added after it ("The gambling part too") is forgotten with it."""
     fragments = re.split(r"(?<=[，,～~])\s*|\s+(?=[\u4e00-\u9fff])", text.strip())
-    for sentence in [text.strip(), *split_sentences(text), *fragments]:
+    sentences = split_sentences(text)
+    for index, sentence in enumerate(sentences):
+        request = _in_sentence(sentence)
+        if request is None and _forgets_it(sentence):
+            topic = _antecedent(sentences[:index])
+            request = ForgetRequest(topic) if topic else None
+        if request:
+            added = _add_ons(sentences[index + 1:]) if request.topic and not request.latest else []
+            return replace(request, topic=" and ".join([request.topic, *added])) if added else request
+    for sentence in [text.strip(), *fragments]:
         request = _in_sentence(sentence)
         if request:
             return request
@@ -215,7 +298,7 @@ def forget_topic(text: str) -> str | None:
 def topic_parts(topic: str) -> list[str]:
     """'Archie and Linda and the drinking thing' → the parts a forget request names."""
     parts = re.split(r"\s*(?:\band\b|&|,|和|跟|与|、|以及)\s*", topic, flags=re.IGNORECASE)
-    vague = r"\b(the|whole|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about)\b"
+    vague = r"\b(the|whole|entire|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about|saga|drama)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
     parts = [p for p in parts if re.search(r"\w", p)]
     last = re.match(r"^([A-Z][^\W\d_A-Z]+)\s+(.+)$", parts[-1]) if parts else None
