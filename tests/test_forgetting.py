@@ -412,3 +412,19 @@ def test_a_remark_after_a_request_adds_no_topic(text):
 def test_throwing_it_away_is_a_request_only_with_where_it_is_kept(text):
     from memchat.memory.forget_requests import forget_request
     assert forget_request(f"The milk smells weird. {text}") is None
+
+
+@pytest.mark.parametrize(("told", "asked", "gone"), [
+    ("I was diagnosed with nephrolithiasis, I'm on tamsulosin now.", "Remove whatever I said about my kidney.",
+     "nephrolithiasis"),
+    ("Had a hepatitis scare, bloods came back fine in the end.", "Drop the thing about my liver please.", "hepatitis"),
+    ("My osteoarthritis flares up when it's cold.", "Please forget about my joints.", "osteoarthritis"),
+    ("The dermatologist put me on isotretinoin for the acne.",
+     "Please drop what I told you about my skin, I don't want health stuff kept.", "isotretinoin"),
+])
+def test_a_body_part_forgets_what_a_doctors_word_for_it_said(tmp_path, told, asked, gone):
+    services = fake_services(tmp_path)
+    _told(services, told, "I play five-a-side on Tuesdays.", "I'm back from Spain, the spine of my book broke on the way.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert gone not in alive and "five-a-side" in alive and "Spain" in alive, alive

@@ -59,11 +59,35 @@ def _story_concepts(topic: str) -> frozenset[str]:
     return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"})
 
 
+_BODY_ROOTS: dict[str, tuple[str, ...]] = {
+    "kidney": ("nephr", "renal", "dialys"), "liver": ("hepat", "cirrho"), "heart": ("cardiac", "cardio", "arrhythm", "angina"),
+    "skin": ("dermat", "eczem", "psoria"), "stomach": ("gastr", "enteri", "entero", "colitis", "ulcer"),
+    "gut": ("gastr", "enteri", "entero", "colitis"), "bowel": ("colonos", "colitis", "crohn", "enteri"),
+    "lung": ("pulmon", "pneumon", "asthma", "bronch"), "chest": ("pulmon", "pneumon", "asthma", "bronch", "cardiac"),
+    "brain": ("neurolog", "cerebr", "epilep", "seizure"), "bone": ("osteo", "fracture"),
+    "joint": ("arthrit", "arthro", "osteo", "rheumat"), "knee": ("arthr", "menisc", "ligament"),
+    "back": ("spinal", "spine", "lumbar", "sciatic"), "blood": ("haemat", "hemat", "haemo", "hemo", "anaem", "leukaem", "leukem"),
+    "eye": ("ophthalm", "ocular", "retina", "glaucom", "catarac"), "womb": ("hysterect", "uterus", "uterine", "endometri"),
+    "bladder": ("cystitis", "urinary", "incontin"), "tooth": ("dental", "dentist", "odont"), "teeth": ("dental", "dentist", "odont"),
+    "thyroid": ("thyro",), "mind": ("psychiat", "psycholog", "depress", "anxiety", "bipolar"),
+    "mental": ("psychiat", "psycholog", "depress", "anxiety", "bipolar"),
+}
+"""A body part and the roots of the words doctors use for it: "my kidney" — "nephrolithiasis", "my joints" —
+"osteoarthritis". People ask to forget a health story by the part of them it was about."""
+
+
+def _in_doctors_words(terms: set[str], sentence: str) -> bool:
+    """Whether the sentence names one of the body parts among `terms` in a doctor's word for it."""
+    lowered = sentence.lower()
+    return any(root in lowered for t in terms for root in _BODY_ROOTS.get(t.removesuffix("s"), ()))
+
+
 def _kin(terms: set[str], words: set[str]) -> set[str]:
     """The terms of `terms` that share their first six letters with one of `words`: "pregnancy" —
     "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
     stems = {w[:6] for w in words if len(w) >= 6 and w.isalpha()}
-    return {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
+    kin = {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
+    return kin
 
 
 _NO_STORY = frozenset(search_terms("he she him his her hers they them their theirs it its we us our up out off down over"))
@@ -75,6 +99,8 @@ def about(topic: str, sentence: str) -> bool:
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
     stem, a concept of the story, or for Chinese most of its character pairs."""
     topic_terms = set(query_terms(topic))
+    if _in_doctors_words(topic_terms, sentence):
+        return True  # "my kidney": "diagnosed with nephrolithiasis"
     area = sensitive_area(topic)
     if area and _about_work(sentence):
         return False  # "…my health": "I work as a nurse at the hospital" is no part of it
@@ -282,6 +308,9 @@ class TopicMatcher:
                     if _cn_says(core, memory.content):
                         found.add(memory.id)
                 found |= self._cn_story(core)
+        for term in topic_terms:  # "my kidney": what a doctor's word for it said ("nephrolithiasis")
+            for root in _BODY_ROOTS.get(term.removesuffix("s"), ()):
+                found |= {m.id for m in self.memories.containing(root)}
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
