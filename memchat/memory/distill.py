@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
-from memchat.memory.slots import MULTI_VALUED, SLOTS, Slot, slot_of
+from memchat.memory.slots import BY_NAME, MULTI_VALUED, SLOTS, Slot, slot_of
 from memchat.memory.timeexpr import first_time
 from memchat.types import Memory, MemoryDraft
 
@@ -252,6 +252,8 @@ def _person(clause: str) -> str | None:
     return named_one
 
 
+_I_LIVE = re.compile(r"^\s*(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:live|'m living|am living|'re living)\b",
+                     re.IGNORECASE)
 _OPENING_OWNER = re.compile(r"^\s*(?:(?:my|our)\s+|我们的?|我的?)", re.IGNORECASE)
 _OF_THE_USER = re.compile(r"\b(?:me|us|my|our|i|i'm|i've|we)\b|[我咱]", re.IGNORECASE)
 """A word of the user's after whom a clause opens on: "My manager moved me to nights" is the user's shifts."""
@@ -307,6 +309,8 @@ def guess_key(clause: str) -> tuple[str, str, str]:
         if own is not None:
             return person, own.name, "relation" if own.name in ("home", "employer", "job") else own.kind
     slot: Slot | None = slot_of(clause)
+    if slot is not None and slot.kind == "relation" and _I_LIVE.match(clause) and BY_NAME["home"].matches(clause):
+        slot = BY_NAME["home"]  # "I live with my sister in Hackney": where the user lives, with whom is said too
     someone = person and (_POSSESSIVE.match(clause) or _CN_POSSESSIVE.match(clause) or named_subject(clause))
     if slot is not None and someone and slot.kind != "relation" and not _OF_THE_USER.search(_OPENING_OWNER.sub("", clause)):
         # "My wife works nights", "Sam is vegan": a slot of the user's said of someone else is that person's

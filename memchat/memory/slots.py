@@ -141,7 +141,9 @@ _ROWS: tuple[Slot, ...] = (
              r"secretary|executive|director|instructor|coach|hairdresser|paralegal|dispatcher|surveyor|geologist|biologist|"
              r"chemist|economist|editor|producer|animator|illustrator|joiner|labourer|roofer|decorator|gardener|landscaper|"
              r"nanny|childminder|caretaker|flight attendant|recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|"
-             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi)\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
+             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi|sparky|sparkie|chippy|brickie|"
+             r"plasterer|scaffolder|tradie|bartender|dev|software dev|web dev|coder|bin man|binman|lorry driver|"
+             r"trucker|hgv driver|cabbie|uber driver|delivery driver|rider|tattooist|tattoo artist)\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
@@ -205,6 +207,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b",
+             r"^(?:a |my )?new (?:job|position|role|gig) (?:at|with)\s+\w",
              r"\bstart(?:s|ed|ing)? (?:work |a job )?with (?:the )?(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* "
              r"(?:next|on|in|as|from|this|tomorrow|today|last)\b"),
          zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽(?:到|去了?)", r"(?<!离)(?<!到)(?<!去)(?<!回)公司(?!附近|旁边|楼下|对面|边上|很近|挺近|近|的路)",
@@ -217,6 +220,17 @@ _ROWS: tuple[Slot, ...] = (
                    "I accepted the Northwind offer.", "现在在顺丰送快递。", "巴蜀记那边给offer了！",
                    "Starting with the NHS next week as a porter.", "去了一家培训机构。"),
          question="Where do I work, which company?"),
+    Slot("study", "fact", False,
+         en=(r"\b(?:doing|studying|taking|started|starting|finishing|finished|halfway through|in the (?:first|second|third|"
+             r"final|last) year of) (?:a |an |my |the )?(?:part[- ]time |full[- ]time |online )?(?:masters|master's|phd|"
+             r"doctorate|degree|diploma|foundation year|access course|apprenticeship|mba|ba|bsc|msc|ma|llb|a-levels|"
+             r"btec|nvq|pgce|open university course)\b",
+             r"\bi'?m (?:a |an )?(?:first|second|third|fourth|final)[- ]year (?:student|undergrad|medic|phd)\b",
+             r"\b(?:i|we) (?:study|read) (?!up\b|the\b|a\b|it\b)\w+ at\b"),
+         zh=(r"读研", r"读博", r"(?:在|正在)读(?:大[一二三四]|研[一二三]|博[一二三])", r"(?:考上|考进)了?.{1,8}(?:大学|研究生)"),
+         asks=("study", "studying", "degree", "course", "masters", "phd", "专业", "读研", "读博"),
+         examples=("Doing a masters in stats at UCL.", "I'm a second-year medic at Glasgow.", "我在读研，学的是金融。"),
+         question="What am I studying, which degree or course?"),
     Slot("work_pattern", "fact", False,
          en=(r"\b(?:early|late|night|day|morning|evening|weekend|split|double)s? shifts?\b", r"\bshift pattern\b",
              r"\bwork(?:s|ing)? (?:nights|weekends|part[- ]time|full[- ]time|from home|remotely|four days)\b",
@@ -283,6 +297,7 @@ _ROWS: tuple[Slot, ...] = (
          question="Where am I from?"),
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
+             r"\b(?:live|living|lives) with (?:[\w'-]+ ){1,4}?in\b",
              r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b",

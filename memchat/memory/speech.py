@@ -16,6 +16,11 @@ INFORMAL: tuple[tuple[str, str], ...] = (
     (r"\bdoesnt\b", "doesn't"), (r"\bisnt\b", "isn't"), (r"\bwasnt\b", "wasn't"), (r"\barent\b", "aren't"),
     (r"\bthats\b", "that's"), (r"\bshes\b", "she's"), (r"\bhes\b", "he's"), (r"\btheres\b", "there's"),
     (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\bcuz\b", "because"), (r"\bcos\b", "because"), (r"\bw/\s*", "with "),
+    (r"\bw\b(?=\s+(?:my|the|a|an|his|her|our|their|him|them|me|us|some|two|three)\b)", "with"),
+    (r"\bgf\b", "girlfriend"), (r"\bbf\b", "boyfriend"), (r"\bb-?day\b", "birthday"), (r"\bwk\b", "week"),
+    (r"\bwks\b", "weeks"), (r"\byrs\b", "years"), (r"\bmy bro\b", "my brother"), (r"\bmy sis\b", "my sister"),
+    (r"(?i:^(?:the |my )?bro\b)(?=\s+(?:is|was|lives|works|'s|has|had|just|got|moved|started)\b)", "my brother"),
+    (r"(?i:^(?:the |my )?sis\b)(?=\s+(?:is|was|lives|works|'s|has|had|just|got|moved|started)\b)", "my sister"),
 )
 """Spellings of chat: (pattern, standard form), applied before anything reads the sentence."""
 
@@ -65,7 +70,7 @@ SUBJECT_VERBS = (
     "am|was|'m|can|do|don't|never|always|usually|also|still|just"
 )
 _BARE_KIN = (r"(?:the )?(?:mum|mom|mam|dad|gran|granny|nan|nana|grandma|grandpa|grandad|granddad|folks|wife|hubby|"
-             r"missus|other half|kids|boss)")
+             r"missus|other half|kids|boss|girlfriend|boyfriend|husband|partner|fianc[eé]e?)")
 """Kin said as a name, without "my" ("Mum runs a flower shop", "The wife works nights"): the user's."""
 _BARE_KIN_SUBJECT = (rf"{_BARE_KIN}(?:'s\b|'ll\b|\s+(?:is|was|has|had|still|just|now|finally|always|never|also|"
                      r"(?!(?:jokes|is|was|has|does|says|thinks|reckons|wants|keeps|asks|wonders)\b)[a-z]+(?:s|ed))\b)")
@@ -96,6 +101,21 @@ _DROPPED_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
+_DROPPED_PRESENT = re.compile(
+    r"^(?:also |still |usually |mostly )?(?:drive|play|live|work|teach|speak|study|own|support|cycle|swim|ride|rent|"
+    r"share|commute|volunteer|coach|sing|train|climb|run|do|go)\s+(?!(?:me|us|you|it|on|then|ahead|for it|safe|safely|"
+    r"carefully|slow|slowly|away|home|back|figure|check|ask|see|look|tell|get|have|make|try)\b)(?=\w)"
+    r"(?![^.!?]*\b(?:please|pls|plz|for me)\b)(?![^.!?]*\?)",
+    re.IGNORECASE,
+)
+"""Texting drops the subject before a present verb too: 'drive a corsa', 'play bass in a band', 'live with my sister in
+Hackney'. Not a request to the assistant ('Play me something', 'go ahead', 'do it please')."""
+_OWN_THING = re.compile(r"^(?=(?:birthday|name|address|job|commute|rent|salary|phone number)(?:'s|\s+is|\s+was)\b)",
+                        re.IGNORECASE)
+"""'birthday is 3 march', 'name's Obi': the user's own, "my" dropped."""
+_NEW_THING = re.compile(r"^(?:a |my )?new (?=(?:job|position|role|gig|flat|place|house|car|bike|phone|puppy|kitten|dog|cat|"
+                        r"laptop|boyfriend|girlfriend|partner)\b)", re.IGNORECASE)
+"""'new job at tesco, start monday', 'New flat in Leith!': the user has it, "I've got a" dropped."""
 
 
 _DOING = re.compile(
@@ -104,7 +124,8 @@ _DOING = re.compile(
     r"(?![^.!?]*\b(?:is|was|are|were|has|had|can|could|will|would|makes?|made|gets?|takes?|feels?|sounds?|seems?|helps?|"
     r"isn'?t|wasn'?t|terrifies|scares|kills|bores|stresses|drains|annoys|sucks|rocks)\b)"
     r"(?=[^.!?]*\b(?:now|these days|nowadays|at the moment|atm|currently|full[- ]time|part[- ]time|since|for (?:a|the|two|"
-    r"three|\d+)|at|in|with)\b)",
+    r"three|\d+)|at|in|with)\b|(?:learning|studying|doing an? (?:masters|master's|phd|degree|course|diploma|mba)|"
+    r"training for|saving (?:up )?for)\b)",
     re.IGNORECASE,
 )
 """Chat drops "I'm" before what one is doing these days: 'Working from home full time now', 'Living with my sister
@@ -243,7 +264,9 @@ def split_clauses(sentence: str) -> list[str]:
         clauses.append(pieces[0])
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
-    clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) else c for c in clauses]
+    clauses = [f"I {_lower_first(c)}" if _DROPPED_SUBJECT.match(c) or _DROPPED_PRESENT.match(c) else c for c in clauses]
+    clauses = [_OWN_THING.sub("My ", _lower_first(c), count=1) if _OWN_THING.match(c) else c for c in clauses]
+    clauses = [_NEW_THING.sub("I have a new ", c, count=1) for c in clauses]
     clauses = [_owned_kin(c) for c in clauses]
     clauses = [f"I'm {_lower_first(c)}" if _DOING.match(c) else c for c in clauses]
     clauses = [_BEEN.sub("I've been ", _said_of_oneself(c), count=1) for c in clauses]
