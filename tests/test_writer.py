@@ -545,3 +545,39 @@ def test_facts_said_the_way_texting_says_them(tmp_path, text, has, slot):
 def test_a_request_with_its_subject_dropped_is_not_the_users_doing(text):
     from memchat.memory.speech import split_clauses
     assert not any(c.startswith("I ") for c in split_clauses(text))
+
+
+@pytest.mark.parametrize(("messages", "has", "slot"), [
+    # where one lives, said other ways
+    (["My nani stays in Lucknow with my mamu."], "Lucknow", None),
+    (["We shifted to Pune last month."], "Pune", "home"),
+    (["Found a flat in Clifton, moving next week."], "Clifton", "home"),
+    # work said without "I" or without a verb
+    (["I go to office by metro, takes 40 mins."], "metro", "commute"),
+    (["Company is Nimbus Analytics, office is in Whitefield."], "Nimbus", "employer"),
+    (["kitchen porter at the Red Lion in Frome."], "kitchen porter", "job"),
+    (["priya, 29, dentist in leicester"], "dentist", "job"),
+    (["team lead is ines, she's sound"], "ines", "manager"),
+    (["Joining Aviva as an analyst in March."], "Aviva", None),
+    # other slots, other forms
+    (["Renamed the hamster Pickle."], "Pickle", "pet"),
+    (["I grew up speaking Tamil and English."], "Tamil", "language"),
+    (["Started 5-a-side on Wednesdays."], "5-a-side", "sport"),
+    (["Celtic fan myself."], "Celtic", None),
+    (["no walls of text pls, 4 lines max"], "lines", "reply_style"),
+    # "<Name>'s my husband" names whom the next sentence's "his" is
+    (["Dmitri's my husband. His birthday is 3 March."], "3 March", "birthday"),
+])
+def test_facts_in_regional_verbless_and_named_first_shapes(tmp_path, messages, has, slot):
+    services = fake_services(tmp_path)
+    for day, text in enumerate(messages, start=1):
+        process(services, text, now=day * 1000.0)
+    typed = [(m.attribute, m.content) for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert any(has in content and (slot is None or attribute == slot) for attribute, content in typed), typed
+
+
+@pytest.mark.parametrize("text", ["Driver at the depot was rude.", "Dinner at 8 tonight?", "Water in the basement again."])
+def test_a_role_doing_something_or_a_thing_at_a_place_is_not_the_users_job(tmp_path, text):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert not [m for m in services.memories.list_items(statuses=("active",)) if m.attribute == "job"]

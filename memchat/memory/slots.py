@@ -52,6 +52,25 @@ _LANGUAGES = r"english|french|spanish|german|italian|portuguese|dutch|russian|ka
              r"chinese|mandarin|cantonese|arabic|hindi|gaelic|irish|welsh|polish|swedish|norwegian|danish|finnish|" \
              r"greek|hebrew|vietnamese|thai|indonesian|swahili|twi|yoruba|latin|czech|hungarian|ukrainian"
 
+JOB_TITLES = (
+    r"vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|student|"
+    r"researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|writer|"
+    r"journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
+    r"physiotherapist|paramedic|midwife|pilot|firefighter|police officer|librarian|carpenter|welder|"
+    r"barista|waiter|waitress|cashier|receptionist|surgeon|postman|cleaner|translator|photographer|tutor|"
+    r"lecturer|professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|"
+    r"butcher|coordinator|officer|assistant|specialist|supervisor|administrator|advisor|adviser|operator|"
+    r"inspector|planner|clerk|secretary|executive|director|instructor|coach|hairdresser|paralegal|"
+    r"dispatcher|surveyor|geologist|biologist|chemist|economist|editor|producer|animator|illustrator|"
+    r"joiner|labourer|roofer|decorator|gardener|landscaper|nanny|childminder|caretaker|flight attendant|"
+    r"recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|radiographer|sonographer|"
+    r"support worker|youth worker|vicar|priest|imam|rabbi|sparky|sparkie|chippy|brickie|plasterer|"
+    r"scaffolder|tradie|bartender|dev|software dev|web dev|coder|bin man|binman|lorry driver|trucker|"
+    r"hgv driver|cabbie|uber driver|delivery driver|rider|tattooist|tattoo artist|porter|hygienist|"
+    r"estate agent|data scientist|civil servant|teaching assistant|cook|shop assistant|sales assistant"
+)
+"""What people say they are at work ("a nurse", "a sparky"): the job slot, and a role said alone (speech)."""
+
 _CAR_MAKES = (r"honda|ford|vw|volkswagen|nissan|bmw|audi|mercedes|skoda|renault|peugeot|fiat|hyundai|mazda|volvo|"
               r"vauxhall|opel|subaru|lada|suzuki|citroen|citroën|seat|dacia|mini cooper|fiesta|focus|golf|polo|corsa|"
               r"civic|corolla|yaris|clio|jazz|prius|leaf|qashqai|octavia|niva|hilux|ranger|transit")
@@ -131,19 +150,7 @@ _ROWS: tuple[Slot, ...] = (
             r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) "
              r"(?:(?:now|officially|finally|still|currently|technically|basically|actually|just) )?(?:a|an|the new|the) "
              r"(?!designated\b)"
-             r"(?:[a-z]+ )?(?:vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|"
-             r"student|researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|"
-             r"writer|journalist|scientist|analyst|technician|guide|farmer|builder|plumber|dentist|therapist|"
-             r"physiotherapist|paramedic|midwife|pilot|firefighter|police officer|librarian|carpenter|welder|barista|"
-             r"waiter|waitress|cashier|receptionist|surgeon|postman|cleaner|translator|photographer|tutor|lecturer|"
-             r"professor|solicitor|optician|social worker|care worker|carer|bus driver|courier|baker|butcher|coordinator|"
-             r"officer|assistant|specialist|supervisor|administrator|advisor|adviser|operator|inspector|planner|clerk|"
-             r"secretary|executive|director|instructor|coach|hairdresser|paralegal|dispatcher|surveyor|geologist|biologist|"
-             r"chemist|economist|editor|producer|animator|illustrator|joiner|labourer|roofer|decorator|gardener|landscaper|"
-             r"nanny|childminder|caretaker|flight attendant|recruiter|banker|broker|actuary|auditor|bookkeeper|machinist|"
-             r"radiographer|sonographer|support worker|youth worker|vicar|priest|imam|rabbi|sparky|sparkie|chippy|brickie|"
-             r"plasterer|scaffolder|tradie|bartender|dev|software dev|web dev|coder|bin man|binman|lorry driver|"
-             r"trucker|hgv driver|cabbie|uber driver|delivery driver|rider|tattooist|tattoo artist)\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
+             rf"(?:[a-z]+ )?(?:{JOB_TITLES})\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
              r"\bretir(?:ed|ing|e)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
@@ -159,7 +166,7 @@ _ROWS: tuple[Slot, ...] = (
                    "I teach maths at a secondary school in Sheffield."),
          question="What is my job?"),
     Slot("manager", "relation", False,
-         en=(r"\b(?:my|our|the) (?:new )?(?:boss|manager|supervisor|line manager|team lead|head of department)\b(?! (?:job|role|position|post)\b)",
+         en=(r"\b(?:my|our|the) (?:new )?(?:[\w-]+ )?(?:boss|manager|supervisor|line manager|team lead|team leader|head of department)\b(?! (?:job|role|position|post)\b)",
              r"\breport(?:s|ing)? to\b"),
          zh=(r"领导", r"老板", r"上司", r"组长", r"主管", r"经理"),
          asks=("boss", "manager", "supervisor", "report", "领导", "老板", "上司", "组长"),
@@ -168,7 +175,7 @@ _ROWS: tuple[Slot, ...] = (
     Slot("commute", "fact", False,
          en=(r"\bcommute\b", r"\b(?:take|took|catch|get|ride) (?:the |a )?(?:[\w-]+ )?(?:bus|train|tram|metro|tube|ferry)\b",
              r"\b(?:e-?bike|cycle|bike|walk|drive|train|bus) (?:to|into) (?:the )?(?:new )?(?:work|office|yard|site|school)\b",
-             r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto work by\b",
+             r"\b(?:cycle|walk|drive|bike) to (?:work|the office|school)\b", r"\bto (?:work|the office|office) by\b",
              r"\b(?:drive|drives|cycle|cycles|ride|rides|bike|bikes)\b[^.!?]{1,40}\bto (?:work|the office|the site|the yard)\b",
              r"\b\w+[- ]minutes? (?:drive|walk|ride|bus ride|cycle|commute)\b",
              r"\b(?:picks?|picking|picked) (?:me|us) up (?:for|before|on the way to )?(?:work|in the morning|every)",
@@ -206,6 +213,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
+             r"\b(?:my|our) (?:company|employer|workplace|firm) is\b",
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b",
              r"^(?:a |my )?new (?:job|position|role|gig) (?:at|with)\s+\w",
              r"\bstart(?:s|ed|ing)? (?:work |a job )?with (?:the )?(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* "
@@ -297,7 +305,9 @@ _ROWS: tuple[Slot, ...] = (
          question="Where am I from?"),
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
-             r"\b(?:live|living|lives) with (?:[\w'-]+ ){1,4}?in\b",
+             r"\b(?:live|living|lives) with (?:[\w'-]+ ){1,4}?in\b", r"\bstays? in (?-i:[A-Z])",
+             r"\bshift(?:ed|ing)? (?:house )?(?:to|into)\b",
+             r"\b(?:found|got|bought|signed for) (?:a|an|our|my|the) (?:new )?(?:flat|house|place|apartment|studio) (?:in|near|on)\b",
              r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b",
@@ -345,7 +355,7 @@ _ROWS: tuple[Slot, ...] = (
          examples=("I drive an old Land Rover.", "我把电动车卖了。"),
          question="What car or vehicle do I have?"),
     Slot("language", "fact", True,
-         en=(rf"\b(?:speak|speaks|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
+         en=(rf"\b(?:speak|speaks|speaking|spoke|fluent|learning|learn|lessons?|classes?|course|studying)\b.{{0,40}}\b(?:{_LANGUAGES})\b",
              rf"\b(?:{_LANGUAGES})\b.{{0,30}}\b(?:lessons?|classes?|course|app)\b",
              r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b", r"\b(?:first|native|mother) (?:language|tongue)\b",
              rf"\b(?:{_LANGUAGES})(?:'s| is| are)? (?:\w+ )?(?:conversational|fluent|basic|rusty|decent|improving|"
@@ -375,7 +385,7 @@ _ROWS: tuple[Slot, ...] = (
              r"rowing|surf|ski|skiing|pilates|dance|dancing|hurling|rugby|basketball|badminton|tai chi|surfing|sailing|"
              r"kayaking|canoeing|boxing|karate|judo|taekwondo|jiu[- ]jitsu|crossfit|parkrun|hockey|cricket|baseball|"
              r"softball|netball|squash|bouldering|triathlon|padel|pickleball|spin class(?:es)?|aqua ?fit|"
-             r"soccer|five-a-side|futsal|jogging|athletics|weightlifting|lifting weights|martial arts|water polo|"
+             r"soccer|five-a-side|(?:\d+|six|seven|eleven)-a-side|futsal|jogging|athletics|weightlifting|lifting weights|martial arts|water polo|"
              r"lacrosse|handball|bowling|archery|fencing|skating|skateboarding|snowboarding|horse riding|"
              r"mountain biking|trail running|marathons?|runner|swimmer|cyclist|climber|triathlete|ultras?|ultramarathons?)\b",),
          zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞", r"足球", r"乒乓球",
@@ -388,7 +398,8 @@ _ROWS: tuple[Slot, ...] = (
     Slot("reply_style", "preference", False,
          en=(r"\b(?:answers?|repl(?:y|ies)|respond|responses|format|bullet points?|keep it short|brief|concise)\b",
              r"\b(?:numbered (?:steps|lists?)|step[- ]by[- ]step|when you explain|explanations|in plain (?:english|words|language)|"
-             r"no (?:jargon|emojis?)|one[- ]liners?)\b"),
+             r"no (?:jargon|emojis?)|one[- ]liners?|walls? of text|(?:short|one|single|two) paragraphs?|\d+ lines? max|"
+             r"(?:no|stop writing|don'?t write) essays)\b"),
          zh=(r"回答", r"回复", r"简短", r"详细"),
          asks=("answer", "reply", "format", "respond", "回答", "回复"),
          examples=("Please keep your answers short.", "回答的时候简短一点。", "When you explain something, use numbered steps.",

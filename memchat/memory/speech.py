@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from memchat.memory.slots import JOB_TITLES
+
 INFORMAL: tuple[tuple[str, str], ...] = (
     (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
     (r"\bIm\b", "I'm"), (r"\bim\b", "I'm"), (r"\bIve\b", "I've"), (r"\bId\b", "I'd"), (r"\bIll\b", "I'll"),
@@ -97,7 +99,8 @@ _DROPPED_SUBJECT = re.compile(
     r"^(?:finally |just |also |then )?(?:got|went|bought|sold|took|left|quit|started|moved|made|had|ran|did|met|found|"
     r"lost|gave|joined|finished|passed|booked|signed|switched|swapped|picked|visited|tried|adopted|turned|broke|"
     r"signed up|spent|saw|flew|drove|cycled|walked|swam|booked|was|played|celebrated|stayed|hosted|attended|"
-    r"learned|learnt|ordered|sorted|handed|applied|failed|won|had|borrowed|hired|rented|treated myself|ended up)\b",
+    r"learned|learnt|ordered|sorted|handed|applied|failed|won|had|borrowed|hired|rented|treated myself|ended up|renamed|"
+    r"named|adopted|rescued)\b",
     re.IGNORECASE,
 )
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
@@ -110,7 +113,8 @@ _DROPPED_PRESENT = re.compile(
 )
 """Texting drops the subject before a present verb too: 'drive a corsa', 'play bass in a band', 'live with my sister in
 Hackney'. Not a request to the assistant ('Play me something', 'go ahead', 'do it please')."""
-_OWN_THING = re.compile(r"^(?=(?:birthday|name|address|job|commute|rent|salary|phone number)(?:'s|\s+is|\s+was)\b)",
+_OWN_THING = re.compile(r"^(?=(?:birthday|name|address|job|commute|rent|salary|phone number|company|office|workplace|"
+                        r"team lead|team leader|line manager|manager|boss|supervisor|flat|house|place)(?:'s|\s+is|\s+was)\b)",
                         re.IGNORECASE)
 """'birthday is 3 march', 'name's Obi': the user's own, "my" dropped."""
 _NEW_THING = re.compile(r"^(?:a |my )?new (?=(?:job|position|role|gig|flat|place|house|car|bike|phone|puppy|kitten|dog|cat|"
@@ -119,12 +123,12 @@ _NEW_THING = re.compile(r"^(?:a |my )?new (?=(?:job|position|role|gig|flat|place
 
 
 _DOING = re.compile(
-    r"^(?:now |currently |still |also )?(?=(?:working|living|studying|training|teaching|renting|commuting|dating|seeing|"
+    r"^(?:now |currently |still |also )?(?=(?:working|living|studying|training|teaching|renting|commuting|dating|seeing|joining|"
     r"learning|doing|running|volunteering|freelancing|staying|saving|eating|cycling|driving)\b)"
     r"(?![^.!?]*\b(?:is|was|are|were|has|had|can|could|will|would|makes?|made|gets?|takes?|feels?|sounds?|seems?|helps?|"
     r"isn'?t|wasn'?t|terrifies|scares|kills|bores|stresses|drains|annoys|sucks|rocks)\b)"
     r"(?=[^.!?]*\b(?:now|these days|nowadays|at the moment|atm|currently|full[- ]time|part[- ]time|since|for (?:a|the|two|"
-    r"three|\d+)|at|in|with)\b|(?:learning|studying|doing an? (?:masters|master's|phd|degree|course|diploma|mba)|"
+    r"three|\d+)|at|in|with)\b|(?:learning|studying|joining (?-i:[A-Z])\w*|starting (?:at|with) (?-i:[A-Z])\w*|doing an? (?:masters|master's|phd|degree|course|diploma|mba)|"
     r"training for|saving (?:up )?for)\b)",
     re.IGNORECASE,
 )
@@ -154,6 +158,15 @@ _STATE_WORD = re.compile(rf"(?:{_SELF_STATES})$", re.IGNORECASE)
 _ARTICLE_NOUN = re.compile(rf"(?:{_SELF_ROLES})$", re.IGNORECASE)
 
 
+_ROLE_ALONE = re.compile(rf"^(?:an? )?((?:[\w-]+ )?(?:{JOB_TITLES}))(?= (?:at|in|for|with|from)\b)"
+                         r"(?![^.!?]*\b(?:is|was|were|are|has|had|said|says|did|does|told|gave|got|called|came|left|took|"
+                         r"wants|seems|looks|asked|reckons|thinks)\b)", re.IGNORECASE)
+"""A role said alone before where it is done: 'kitchen porter at the Red Lion', 'dentist in leicester'; not someone
+in a role who did something ('Driver at the depot was rude')."""
+_FAN_MYSELF = re.compile(r"^((?:[\w'-]+ ){1,3}(?:fan|supporter))\s+myself\b", re.IGNORECASE)
+"""'Celtic fan myself': what the user is, said after someone else's team."""
+
+
 def _said_of_oneself(clause: str) -> str:
     """A clause whose "I'm" chat dropped, with it: "Fluent in Polish" → "I'm fluent in Polish"; "Runner here,
     training for an ultra" → "I'm a runner, training for an ultra"."""
@@ -166,6 +179,13 @@ def _said_of_oneself(clause: str) -> str:
         return f"I'm {article}{_lower_first(phrase)}" + (f", {_lower_first(rest)}" if rest.strip() else ".")
     if re.match(rf"^(?:{_SELF_STATES})\s+(?:now|these days|nowadays|again|since|for)\b", clause, re.IGNORECASE):
         return f"I'm {_lower_first(clause)}"  # "…so pescatarian now", "Single again since March"
+    role = _ROLE_ALONE.match(clause)
+    if role:
+        article = "an" if role.group(1)[0].lower() in "aeiou" else "a"
+        return f"I'm {article} {_lower_first(clause[role.start(1):])}"
+    fan = _FAN_MYSELF.match(clause)
+    if fan:
+        return f"I'm a {fan.group(1)}{clause[fan.end():]}"
     if _STATE_FIRST.match(clause):
         if clause.lower().startswith("born "):
             return f"I was {_lower_first(clause)}"  # "Born in Leeds, raised in York"
@@ -238,6 +258,9 @@ _ME_AND = re.compile(rf"^(\s*)me and ((?:my|our) (?:\w+ )?(?:{RELATIVE_WORDS})|(
 _PAIR_SUBJECT = re.compile(r"^\s*((?-i:[A-Z][a-z]+) and (?:I|me))\s+(.+)$", re.IGNORECASE)
 _INTRODUCTION = re.compile(r"^\s*((?i:i'?m|i am) [A-Z][a-z]+),\s+((?i:an?|the) .+)$")
 """'I'm Aigerim, a vet in Almaty' introduces a name and then says something else: two clauses."""
+_NAME_AGE_ROLE = re.compile(rf"^\s*([A-Za-z][a-z]{{1,15}})\s*,\s*(\d{{1,2}})\s*[,.]\s*((?:an? )?(?:[\w-]+ )?(?:{JOB_TITLES})\b.*)$",
+                            re.IGNORECASE)
+"""A texting self-introduction: 'priya, 29, dentist in leicester' — a name, an age and a role."""
 
 
 def split_clauses(sentence: str) -> list[str]:
@@ -248,6 +271,10 @@ def split_clauses(sentence: str) -> list[str]:
     stand alone keeps the sentence whole.
     """
     sentence = re.sub(r"\s{2,}", " ", sentence)  # a run of spaces says nothing, and costs the clause breaks dear
+    listed = _NAME_AGE_ROLE.match(sentence)
+    if listed:
+        name, age, role = listed.groups()
+        return [f"I'm {name.capitalize()}", f"I'm {age}", _said_of_oneself(role)]
     introduction = _INTRODUCTION.match(sentence)
     if introduction:
         name, rest = introduction.groups()
@@ -355,6 +382,7 @@ def _merge_short(clauses: list[str]) -> list[str]:
 _REFERENT = re.compile(r"\b(?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"),? (?-i:[A-Z][a-z]+)\b", re.IGNORECASE)
 _NAMED_AS = re.compile(r"\b((?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"))(?:'s| is)(?: called| named)? "
                        r"((?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
+_IS_MY = re.compile(r"\b((?-i:[A-Z][a-z]+))(?:'s| is) (?:my|our) ((?:\w+ )?(?:" + RELATIVE_WORDS + r"))\b", re.IGNORECASE)
 _PRONOUN = (
     (re.compile(r"^(?:he|she)(?:'s| is)\s+(?!been\b|got\b)"), "{} is "), (re.compile(r"^(?:he|she)'s\s+"), "{} has "),
     (re.compile(r"^(?:he|she)\s+"), "{} "), (re.compile(r"^(?:his|her)\s+"), "{}'s "),
@@ -368,7 +396,10 @@ def referent_of(sentence: str) -> str | None:
     if found:
         return found[-1]
     named = _NAMED_AS.search(sentence)  # "My husband is Joaquin." → "my husband Joaquin"
-    return f"{named.group(1)} {named.group(2)}" if named else None
+    if named:
+        return f"{named.group(1)} {named.group(2)}"
+    mine = _IS_MY.search(sentence)  # "Dmitri's my husband." → "my husband Dmitri"
+    return f"my {mine.group(2)} {mine.group(1)}" if mine else None
 
 
 def with_referent(sentence: str, referent: str | None) -> str:
