@@ -581,3 +581,32 @@ def test_a_role_doing_something_or_a_thing_at_a_place_is_not_the_users_job(tmp_p
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
     assert not [m for m in services.memories.list_items(statuses=("active",)) if m.attribute == "job"]
+
+
+@pytest.mark.parametrize(("text", "has", "day"), [
+    # a day cut short after a word that names one, "yday"
+    ("Got a dentist appointment next tues.", "dentist", "2026-03-03"),
+    ("tom got his results yday, straight As", "results", "2026-03-01"),
+])
+def test_short_day_names_date_what_happened(tmp_path, text, has, day):
+    services = fake_services(tmp_path)
+    process(services, text, now=datetime(2026, 3, 2, 10).timestamp())
+    dated = [datetime.fromtimestamp(m.event_at).strftime("%Y-%m-%d") for m in services.memories.list_items(statuses=("active",))
+             if not m.is_episode and has in m.content and m.event_at]
+    assert day in dated, dated
+
+
+def test_a_short_day_is_read_only_after_a_word_that_names_a_day():
+    from memchat.memory.speech import normalise
+    assert normalise("gym every mon and weds") == "gym every Monday and Wednesday"
+    assert normalise("sat on the sofa all day") == "sat on the sofa all day"
+    assert normalise("I was on sat nav duty") == "I was on sat nav duty"
+
+
+def test_an_appointment_got_is_no_possession_and_an_accented_name_does_things(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "Got a dentist appointment next tues.", now=1000.0)
+    process(services, "Zoë got engaged on Saturday!", now=2000.0)
+    typed = [(m.attribute, m.content) for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert not any(attribute == "possessions" for attribute, _ in typed), typed
+    assert any("Zoë got engaged" in content for _, content in typed), typed

@@ -66,7 +66,7 @@ _EPHEMERAL = re.compile(
 )
 _LEADING_FILLER = re.compile(r"^\s*((hmm+|um+|uh+|well|oh|so|ok|okay|ah|yeah|yes|no)[,.!\s]+)+", re.IGNORECASE)
 _NAMED_SUBJECT = re.compile(
-    r"^(?:[A-Z][a-z]+ ){0,1}[A-Z][a-z]+ (works|worked|lives|lived|moved|is|was|has|left|loves|likes|hates|studies|"
+    r"^(?:[A-Z][^\W\d_A-Z]+ ){0,1}[A-Z][^\W\d_A-Z]+ (works|worked|lives|lived|moved|is|was|has|left|loves|likes|hates|studies|"
     r"teaches|plays|drives|speaks|got|became|started|joined|[a-z]{2,}ed|went|ran|won|took|had|did|made|came|met|"
     r"flew|began|bought|sold|passed|turned|runs|does|goes)\b"
 )

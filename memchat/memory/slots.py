@@ -437,7 +437,10 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"^\s*(?:i|we) (?:now |also |still )?(?:own|have got|bought|got) (?:a|an|two|three|my own|our own) "
              r"(?!question|problem|feeling|idea|minute|moment|sec|second|look|go|chance|raise|pay rise|promotion|cold|"
              r"flu|fine|call|text|message|email|letter|reply|job|new job|offer|interview|bonus|refund|parking ticket|"
-             r"speeding ticket)\w+",),
+             r"speeding ticket|(?:[\w-]+ )?(?:appointment|check-?up|scan|test|exam|date|meeting|session|lesson|booking|"
+             r"reservation|ticket|invite|invitation|place|spot|slot|shift|day off|week off|lift|ride|delivery|parcel|"
+             r"package|haircut|massage|treatment|vaccine|jab|injection|result|results|diagnosis|warning|fine|bill|"
+             r"quote|deal|discount|voucher|bargain))\w+",),
          zh=(r"^(?:我|我们)(?:家)?(?:有|买了)(?:一|两|几)?(?:辆|台|个|套|只|把)",),
          asks=("own", "have", "bought", "有"),
          examples=("I own a blue kayak.", "我们家买了一台钢琴。"),

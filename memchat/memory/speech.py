@@ -19,6 +19,7 @@ INFORMAL: tuple[tuple[str, str], ...] = (
     (r"\bthats\b", "that's"), (r"\bshes\b", "she's"), (r"\bhes\b", "he's"), (r"\btheres\b", "there's"),
     (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\bcuz\b", "because"), (r"\bcos\b", "because"), (r"\bw/\s*", "with "),
     (r"\bw\b(?=\s+(?:my|the|a|an|his|her|our|their|him|them|me|us|some|two|three)\b)", "with"),
+    (r"\byday\b", "yesterday"), (r"\b(?:tmrw|tmr|tmrrw|tomoz)\b", "tomorrow"),
     (r"\bgf\b", "girlfriend"), (r"\bbf\b", "boyfriend"), (r"\bb-?day\b", "birthday"), (r"\bwk\b", "week"),
     (r"\bwks\b", "weeks"), (r"\byrs\b", "years"), (r"\bmy bro\b", "my brother"), (r"\bmy sis\b", "my sister"),
     (r"(?i:^(?:the |my )?bro\b)(?=\s+(?:is|was|lives|works|'s|has|had|just|got|moved|started)\b)", "my brother"),
@@ -194,9 +195,18 @@ def _said_of_oneself(clause: str) -> str:
     return clause
 
 
+_SHORT_DAY = re.compile(r"\b(next|last|on|this|by|till|until|from|every|and) (mon|tues?|tu|weds?|thurs?|thu|fri|sat|sun)\b\.?"
+                        r"(?![-\s]*(?:nav|cream|lounger|bed|shine|set|rise|glasses|hat|burn|tan|down|up|around|there)\b)",
+                        re.IGNORECASE)
+_DAYS = {"mon": "Monday", "tu": "Tuesday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "weds": "Wednesday",
+         "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
+"""A day cut short after a word that names a day ("next tues", "on thurs"): not "sat on the sofa", "the sun"."""
+
+
 def normalise(text: str) -> str:
     for pattern, standard in INFORMAL:
         text = re.sub(pattern, standard, text)
+    text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_DAYS[m.group(2).lower()]}", text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{m.group(2)[:1].upper()}{m.group(2)[1:]} and I", text)
     return text.replace("本人", "我")
 
