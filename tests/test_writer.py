@@ -610,3 +610,21 @@ def test_an_appointment_got_is_no_possession_and_an_accented_name_does_things(tm
     typed = [(m.attribute, m.content) for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
     assert not any(attribute == "possessions" for attribute, _ in typed), typed
     assert any("Zoë got engaged" in content for _, content in typed), typed
+
+
+def test_a_chat_abbreviation_before_a_full_stop_ends_the_sentence():
+    from memchat.memory.segment import split_sentences
+    assert split_sentences("got the keys today btw. need ideas for a housewarming") == [
+        "got the keys today btw.", "need ideas for a housewarming"]
+    assert split_sentences("In Sept. the kids go back to school.") == ["In Sept. the kids go back to school."]
+
+
+@pytest.mark.parametrize(("text", "phone"), [
+    ("I set this app up on my phone last night.", False),  # the phone used, not which one it is
+    ("My phone charger is broken again.", False),
+    ("My phone is a Pixel 7.", True),
+])
+def test_the_phone_is_what_the_user_says_of_it_not_what_they_did_on_it(tmp_path, text, phone):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert any(m.attribute == "phone" for m in services.memories.list_items(statuses=("active",))) is phone

@@ -417,7 +417,8 @@ _ROWS: tuple[Slot, ...] = (
                    "I'm on 40k a year now after the raise."),
          question="How much do I earn?"),
     Slot("phone", "fact", False,
-         en=(r"\bmy (?:phone|mobile|cell ?phone|smartphone)\b(?! number)",
+         en=(r"(?<!on )(?<!from )(?<!with )(?<!off )(?<!onto )(?<!into )(?<!using )\bmy (?:phone|mobile|cell ?phone|smartphone)\b"
+             r"(?! number| case| charger| battery| screen| bill| contract| plan| signal| alarm| camera| app)",
              r"\b(?:bought|got|have|use|ordered|ended up with|treated myself to|picked up|went for|settled on|got myself) "
              r"(?:a|an|the|my) (?:new |secondhand |second-hand |used |refurbished |old )?(?:(?:sony|apple|google|samsung|"
              r"motorola|nokia) )?(?:iphone|samsung|galaxy|pixel|xiaomi|huawei|oneplus|nokia|motorola|oppo|vivo|xperia|"
