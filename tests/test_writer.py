@@ -628,3 +628,14 @@ def test_the_phone_is_what_the_user_says_of_it_not_what_they_did_on_it(tmp_path,
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
     assert any(m.attribute == "phone" for m in services.memories.list_items(statuses=("active",))) is phone
+
+
+@pytest.mark.parametrize(("text", "stored"), [
+    ("Change of plan for answers — just one short paragraph please.", "paragraph"),
+    ("New plan for replies - bullet points only.", "bullet points"),
+])
+def test_a_label_before_a_dash_is_no_memory_of_its_own(tmp_path, text, stored):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    typed = [m.content for m in services.memories.list_items(statuses=("active", "superseded")) if not m.is_episode]
+    assert len(typed) == 1 and stored in typed[0], typed

@@ -341,6 +341,11 @@ _PAIR_VERB = re.compile(r"i (?:broke up|split up|separated|got (?:married|engage
                         r"married|dating|seeing)|met|are|were|have|'ve got|own|run|share|live)\b", re.IGNORECASE)
 
 
+_LABEL = re.compile(r"^\s*(?!.*\b(?:i|i'm|i've|we|my|our|is|are|was|were|am|have|has|had|will|can|got|get|\w+ed|\w+ing)\b)"
+                    r"(?:[\w'-]+\s+){0,5}[\w'-]+\s*$", re.IGNORECASE)
+"""A few words with no verb and no one in them: the label of what follows a dash."""
+
+
 def _clause_parts(sentence: str) -> list[str]:
     """The sentence cut at each clause break, except "<Name> and I" in mid-sentence: one subject, a pair
     ("…tbh, Dan and I broke up after nine years")."""
@@ -349,6 +354,8 @@ def _clause_parts(sentence: str) -> list[str]:
         if (match.group(0).strip().lower() == "and" and _NAME_BEFORE.search(sentence[:match.start()])
                 and _PAIR_VERB.match(sentence[match.end():])):
             continue
+        if match.group(0).strip() in "-–—" and _LABEL.match(sentence[start:match.start()]):
+            continue  # "Change of plan for answers — one short paragraph": the label is what follows it
         parts.append(sentence[start:match.start()])
         start = match.end()
     parts.append(sentence[start:])
