@@ -639,3 +639,30 @@ def test_a_label_before_a_dash_is_no_memory_of_its_own(tmp_path, text, stored):
     process(services, text, now=1000.0)
     typed = [m.content for m in services.memories.list_items(statuses=("active", "superseded")) if not m.is_episode]
     assert len(typed) == 1 and stored in typed[0], typed
+
+
+@pytest.mark.parametrize(("said", "gone", "kept"), [
+    # endings in other words: a course dropped, a last shift, an object said first
+    (["I do pottery on Tuesday evenings.", "I've dropped my evening pottery course, too pricey."], "pottery on Tuesday", None),
+    (["I work as a barista at Grindhouse.", "Final shift at Grindhouse is Friday, then I'm free!"], "barista at Grindhouse",
+     None),
+    # a rename is a change of the pet's name; "these days" a change of diet
+    (["We have a tortoise called Speedy.", "Renamed the tortoise Pebble, the kids insisted."], "called Speedy", "Pebble"),
+    (["doing paleo rn", "eating mostly veggie these days"], "paleo", "veggie"),
+    (["My boss is Gwen.", "New gaffer on our floor is Marcus."], "boss is Gwen", "Marcus"),
+    # a laptop that retired itself retires no one
+    (["I work as a nurse.", "My old laptop finally retired itself."], None, "nurse"),
+])
+def test_endings_renames_and_new_bosses_in_other_words(tmp_path, said, gone, kept):
+    services = fake_services(tmp_path)
+    for day, text in enumerate(said, start=1):
+        process(services, text, now=day * 1000.0)
+    active = " | ".join(m.content for m in services.memories.list_items(statuses=("active",))
+                        if not m.is_episode and m.kind != "event")
+    assert (gone is None or gone not in active) and (kept is None or kept in active), active
+
+
+def test_what_a_retirement_names_is_looked_up_as_index_terms():
+    """'Grindhouse' is indexed as 'grindhous'; looked up as a query it was stemmed again ('grindhou') and missed."""
+    from memchat.memory.terms import query_terms, search_terms
+    assert search_terms("Grindhouse") == ["grindhous"] and query_terms("grindhous") != ["grindhous"]

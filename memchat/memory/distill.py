@@ -45,8 +45,9 @@ LIKES = re.compile(rf"^\s*(?:i'?m|i am) (?:a |an )?(?:[\w'-]+ ){{0,4}}(?:fan|sup
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较|真的|挺|非常|超|蛮|相当|真心)*(?:喜欢|爱|讨厌|受不了)")
 CHANGE = re.compile(
-    r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|"
-    r"traded (?:\w+ )*?in for|now(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
+    r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|renamed|"
+    r"(?:now|these days) (?:called|named|goes by|answers to)|answers to|"
+    r"traded (?:\w+ )*?in for|(?:now|these days|nowadays)(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
     r"now (?:on|doing|learning|playing|into)|back to|started \w+ing (?:\w+ ){0,3}again|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
     r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而|新家",
     re.IGNORECASE,
@@ -54,6 +55,8 @@ CHANGE = re.compile(
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
+    r"dropped (?:my|the|our) (?:[\w-]+ ){0,3}(?:course|class|classes|lessons|module|membership|subscription|team|choir|club)|"
+    r"(?:final|last) (?:shift|day|week) (?:at|with)|"
     r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"not .{1,30} any ?more|left|broke up|split up|ditched|dropped out of|packed (?:it )?in|jacked (?:it )?in|"
     r"cancell?ed my (?:membership|subscription)|gave (?:the |my |our |it |them |that )?(?:\w+ )?up|"

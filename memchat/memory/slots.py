@@ -120,7 +120,7 @@ _ROWS: tuple[Slot, ...] = (
                    "My daughter is coeliac.", "我乳糖不耐受。"),
          question="What am I allergic to?"),
     Slot("diet", "preference", True,
-         en=(r"\b(?:vegetarian|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free|keto|paleo|low[- ]carb|"
+         en=(r"\b(?:vegetarian|veggie|vegan|pescatarian|gluten|halal|kosher|lactose|dairy[- ]free|keto|paleo|low[- ]carb|"
              r"plant[- ]based|intermittent fasting|red meat)\b",
              r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b",
              r"\b(?:started|start|stopped|quit|began|back to|went back to|gone back to) (?:eating|having) (?:meat|fish|"
@@ -151,7 +151,7 @@ _ROWS: tuple[Slot, ...] = (
              r"(?:(?:now|officially|finally|still|currently|technically|basically|actually|just) )?(?:a|an|the new|the) "
              r"(?!designated\b)"
              rf"(?:[a-z]+ )?(?:{JOB_TITLES})\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
-             r"\bretir(?:ed|ing|e)\b"),
+             r"\bretir(?:ed|ing|e)\b(?! (?:itself|himself|herself|themselves|it|them)\b)"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
              r"(?:当|做|升)了?.{0,6}(?:组长|站长|店长|厂长|队长|主管|经理|主任|总监|领班)",
@@ -166,7 +166,9 @@ _ROWS: tuple[Slot, ...] = (
                    "I teach maths at a secondary school in Sheffield."),
          question="What is my job?"),
     Slot("manager", "relation", False,
-         en=(r"\b(?:my|our|the) (?:new )?(?:[\w-]+ )?(?:boss|manager|supervisor|line manager|team lead|team leader|head of department)\b(?! (?:job|role|position|post)\b)",
+         en=(r"^(?:a |the )?new (?:boss|manager|gaffer|supremo|supervisor|team lead|team leader|line manager|head honcho)\b",
+             r"\b(?:my|our|the) (?:new )?(?:gaffer|supremo|head honcho)\b",
+             r"\b(?:my|our|the) (?:new )?(?:[\w-]+ )?(?:boss|manager|supervisor|line manager|team lead|team leader|head of department)\b(?! (?:job|role|position|post)\b)",
              r"\breport(?:s|ing)? to\b"),
          zh=(r"领导", r"老板", r"上司", r"组长", r"主管", r"经理"),
          asks=("boss", "manager", "supervisor", "report", "领导", "老板", "上司", "组长"),
@@ -245,6 +247,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:part|full)[- ]time\b", r"\bfour[- ]day week\b", r"\b(?:on|off) nights\b",
              r"\bmy (?:shifts?|hours|working hours|work hours|rota) (?:are|is|run|go)\b",
              r"\b(?:work|working|shifts?) (?:from )?\d{1,2}(?::\d\d)?\s*(?:am|pm)? (?:to|till|until|-) \d{1,2}"),
+         unless=(r"\b(?:final|last) (?:shift|day|week)\b",),
          zh=(r"夜班", r"早班", r"晚班", r"倒班", r"兼职", r"全职", r"在家办公", r"远程办公", r"单休", r"双休", r"[两三]班倒", r"轮班", r"白班"),
          asks=("shift", "hours", "班次", "倒班", "几点上班", "上什么班"),
          examples=("I've switched to the early shift at the pharmacy.", "I work from home on Fridays.",

@@ -128,7 +128,7 @@ _DOING = re.compile(
     r"learning|doing|running|volunteering|freelancing|staying|saving|eating|cycling|driving)\b)"
     r"(?![^.!?]*\b(?:is|was|are|were|has|had|can|could|will|would|makes?|made|gets?|takes?|feels?|sounds?|seems?|helps?|"
     r"isn'?t|wasn'?t|terrifies|scares|kills|bores|stresses|drains|annoys|sucks|rocks)\b)"
-    r"(?=[^.!?]*\b(?:now|these days|nowadays|at the moment|atm|currently|full[- ]time|part[- ]time|since|for (?:a|the|two|"
+    r"(?=[^.!?]*\b(?:now|these days|nowadays|at the moment|atm|rn|right now|currently|full[- ]time|part[- ]time|since|for (?:a|the|two|"
     r"three|\d+)|at|in|with)\b|(?:learning|studying|joining (?-i:[A-Z])\w*|starting (?:at|with) (?-i:[A-Z])\w*|doing an? (?:masters|master's|phd|degree|course|diploma|mba)|"
     r"training for|saving (?:up )?for)\b)",
     re.IGNORECASE,

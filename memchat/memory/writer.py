@@ -363,7 +363,7 @@ class MemoryWriter:
         wanted = retired_terms(clause)
         if not wanted:  # what ended is next to the act: "my phone died halfway through the run" ends no running
             return None
-        hits = {i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)}
+        hits = {i for i, _ in self.memories.keyword_terms(sorted(wanted), 10)}  # index terms already: not stemmed again
         dying = bool(_DYING.search(act.group(0)))
         owners = [m for m in self.memories.many(sorted(hits)).values()
                   if m.status == "active" and not m.is_episode and m.attribute not in ("", "manager", "colleague")
@@ -462,7 +462,7 @@ class MemoryWriter:
         wanted = object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
         if not named:  # "游泳…换到了每周六": the swimming was stored under another many-valued slot
-            hits = [i for i, _ in self.memories.keyword(" ".join(sorted(wanted)), 10)]
+            hits = [i for i, _ in self.memories.keyword_terms(sorted(wanted), 10)]
             named = [m for m in self.memories.many(hits).values()
                      if m.status == "active" and not m.is_episode and m.subject == draft.subject and m.kind != "event"
                      and multi_valued(m.attribute) and m.attribute not in ("event", "likes")
