@@ -666,3 +666,14 @@ def test_what_a_retirement_names_is_looked_up_as_index_terms():
     """'Grindhouse' is indexed as 'grindhous'; looked up as a query it was stemmed again ('grindhou') and missed."""
     from memchat.memory.terms import query_terms, search_terms
     assert search_terms("Grindhouse") == ["grindhous"] and query_terms("grindhous") != ["grindhous"]
+
+
+def test_what_happened_to_the_manager_names_no_new_one(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "My manager is Harriet.", now=1000.0)
+    process(services, "Harriet's farewell lunch was on Friday at the Anchor.", now=2000.0)
+    managers = [m.content for m in services.memories.list_items(statuses=("active",)) if m.attribute == "manager"]
+    assert managers == ["The user's manager is Harriet."], managers
+    process(services, "My new manager Marcus started on Monday.", now=3000.0)
+    managers = [m.content for m in services.memories.list_items(statuses=("active",)) if m.attribute == "manager"]
+    assert len(managers) == 1 and "Marcus" in managers[0], managers

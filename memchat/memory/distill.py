@@ -257,6 +257,12 @@ def _person(clause: str) -> str | None:
 
 _I_LIVE = re.compile(r"^\s*(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:live|'m living|am living|'re living)\b",
                      re.IGNORECASE)
+_NAMES_THE_MANAGER = re.compile(
+    r"\b(?:new|covering|cover|covers|taking over|took over|takes over|stepping in|stepped in|acting|interim|replac\w+)\b|"
+    r"\b(?:is|as|'s) (?:now )?(?:my|our|the user's) (?:new )?(?:manager|boss|supervisor|line manager|team lead)\b|"
+    r"^\s*(?:my|our|the user's) (?:new )?(?:manager|boss|supervisor|line manager|team lead)(?:'s| is| was)(?: called| named)? "
+    r"(?-i:[A-Z])", re.IGNORECASE)
+"""A statement of who the manager is, or who is now: not something that happened to the one there is."""
 _OPENING_OWNER = re.compile(r"^\s*(?:(?:my|our)\s+|我们的?|我的?)", re.IGNORECASE)
 _OF_THE_USER = re.compile(r"\b(?:me|us|my|our|i|i'm|i've|we)\b|[我咱]", re.IGNORECASE)
 """A word of the user's after whom a clause opens on: "My manager moved me to nights" is the user's shifts."""
@@ -353,6 +359,9 @@ def draft_from_sentence(
         kind, attribute = "event", "event"  # "Last Friday I did my first solo surgery", "We went to Lisbon"
     if not attribute:
         return None
+    if attribute == "manager" and ((when is not None and not when.passing) or is_happening(sentence)) \
+            and not _NAMES_THE_MANAGER.search(sentence):
+        kind, attribute = "event", "event"  # "Harriet's farewell lunch was on Friday": it happened to her, no new manager
     if attribute in FAMILY_SLOTS | {"colleague"} and ((when is not None and not when.passing) or is_happening(sentence)
                                       or _FAMILY_EVENT.search(sentence)):
         kind, attribute = "event", "event"  # "My lad Callum passed his driving test": it happened (the name is kept apart)
