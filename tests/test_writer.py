@@ -677,3 +677,16 @@ def test_what_happened_to_the_manager_names_no_new_one(tmp_path):
     process(services, "My new manager Marcus started on Monday.", now=3000.0)
     managers = [m.content for m in services.memories.list_items(statuses=("active",)) if m.attribute == "manager"]
     assert len(managers) == 1 and "Marcus" in managers[0], managers
+
+
+def test_the_heart_of_town_is_no_health_and_a_street_is_a_home(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "I live on Elm Road in Ashby, right in the heart of town.", now=1000.0)
+    slots = [m.attribute for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert slots == ["home"], slots
+
+
+def test_the_month_an_ending_happened_in_is_not_what_ended():
+    from memchat.memory.endings import retired_terms
+    assert retired_terms("Rafa and I split up in May") == {"rafa"}
+    assert retired_terms("no more Tuesday yoga") == {"tuesday", "yoga"}

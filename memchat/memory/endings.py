@@ -73,6 +73,9 @@ _NOT_NAMES = frozenset({"The", "And", "But", "Our", "Her", "His", "She", "Yes", 
                               "Finally", "Honestly", "Actually", "Sadly", "Last", "Since", "After", "Before", "Sooo", "Guess"})
 
 
+_WHEN_IN_MONTH = re.compile(r"\b(?:in|since|from|until|till|by|last|next|this|early|late|mid|end of|start of)\s+"
+                            r"(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept(?:ember)?|"
+                            r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b", re.IGNORECASE)
 _TIME_TERM = re.compile(
     r"^(?:yesterday|today|tonight|tomorrow|ago)$|^(?:上周|下周|这周|本周|上个|下个|个月|上月|下月|今年|去年|明年|前年|昨天|今天|"
     r"明天|前天|后天)$", re.IGNORECASE)
@@ -101,6 +104,7 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     after = re.split(_PAUSE, clause[act.end():])[0]  # "gave the allotment up, too much work"
     if has_cjk(clause):  # "痛风又犯了，…辣椒基本戒了": the chilli, not the gout
         return object_terms(before + act.group(0) + after)
+    after = _WHEN_IN_MONTH.sub(" ", after)  # "split up in May": when, not what ended (nor a birthday in May)
     window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
     if _PRONOUN_OBJECT.search(act.group(0) + after) and not object_terms(window):
         said_before = clause[:act.start()]  # "I haven't been climbing since the injury, I've packed it in"

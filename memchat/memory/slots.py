@@ -132,7 +132,7 @@ _ROWS: tuple[Slot, ...] = (
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
              r"cholesterol|physio(?:therapy)?|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
-             r"heart|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said)|"
+             r"(?<!at )(?<!by )(?<!the )heart(?! of\b| set\b|'s in\b|'s set\b)|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said)|"
              r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia|sober|in recovery)\b",),
          zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"色盲", r"失眠", r"哮喘", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
          asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
@@ -309,6 +309,8 @@ _ROWS: tuple[Slot, ...] = (
     Slot("home", "fact", False, needs=_PLACE,
          en=(r"\b(?:live|living|lives|lived) in\b", r"\bmoved (?:to|into|house)\b", r"\brelocat\w*\b",
              r"\b(?:live|living|lives) with (?:[\w'-]+ ){1,4}?in\b", r"\bstays? in (?-i:[A-Z])",
+             r"\b(?:live|living|lives) (?:on|off) (?:(?-i:[A-Z])[\w'-]*\s+){1,3}(?:road|street|st|lane|avenue|ave|close|drive|way|"
+             r"crescent|terrace|place|court|gardens|grove|hill|row|walk|square|estate)\b",
              r"\bshift(?:ed|ing)? (?:house )?(?:to|into)\b",
              r"\b(?:found|got|bought|signed for) (?:a|an|our|my|the) (?:new )?(?:flat|house|place|apartment|studio) (?:in|near|on)\b",
              r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
