@@ -428,3 +428,19 @@ def test_a_body_part_forgets_what_a_doctors_word_for_it_said(tmp_path, told, ask
     services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert gone not in alive and "five-a-side" in alive and "Spain" in alive, alive
+
+
+@pytest.mark.parametrize(("told", "asked", "kept"), [
+    # found in review: a body part only as what the topic is about, its root only at a word's start
+    ("My mum has rheumatoid arthritis.", "Forget what I said about our joint account.", "arthritis"),
+    ("I love the adrenaline rush of skydiving.", "Forget what I said about my kidney.", "adrenaline"),
+    ("I was diagnosed with asthma last year.", "Forget what I said about the chest of drawers.", "asthma"),
+    # a remark after a request adds no topic; "and also" is news
+    ("We went to the zoo on Saturday, the kids loved it.", "Forget what I said about the party. The kids loved it too.",
+     "zoo"),
+])
+def test_found_in_review_forgetting_takes_no_more_than_asked(tmp_path, told, asked, kept):
+    services = fake_services(tmp_path)
+    _told(services, told, "I play five-a-side on Tuesdays.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    assert kept in _alive(services)

@@ -209,6 +209,10 @@ def test_a_value_in_the_sentence_after_credential_talk_is_a_secret():
     # the credential named after its value, in the sentence or in a short message
     ("8841 - that's the alarm code for the shop by the way", "8841"),
     ("4471. sorry. gym locker code", "4471"),
+    # found in review: a full stop after it, "ignore that" right after it, meant for someone else
+    ("My netflix is Tulip!Gate93.", "Tulip!Gate93"),
+    ("hunter2 ignore that", "hunter2"),
+    ("sunflower88 sorry, meant that for my brother", "sunflower88"),
 ])
 def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
     assert secret not in redact(message)
@@ -218,6 +222,12 @@ def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
     "Reading a C++17 book for work.", "My twitter is @sam_runs99 if you care lol", "Passed my exam with 87%!!",
     "My gym membership is £29.99/month.", "Sorry, wrong word, I meant Tuesday not Thursday.",
     "I changed my password in 2024 after the hack.", "Flat 4B, 12 Queen St, that's the new place.",
+    # found in review
+    "I earn 45000 a year. I need to reset my password.", "It was 150 minutes total, a combination of road and trail.",
+    "My passport expires in 2035. The passport number changed too.",
+    "My boss sent an email by mistake to all 250 staff, so I start at Aviva on 2025-03-03.",
+    "Ignore that, my birthday is 1990-05-14.", "Finally hit 100k!! on my channel", "I got covid19?!",
+    "x2+y2=z2 is pythagoras",
 ])
 def test_what_only_looks_like_a_secret_is_kept(message):
     assert redact(message) == message

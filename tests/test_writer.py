@@ -556,7 +556,6 @@ def test_a_request_with_its_subject_dropped_is_not_the_users_doing(text):
     (["I go to office by metro, takes 40 mins."], "metro", "commute"),
     (["Company is Nimbus Analytics, office is in Whitefield."], "Nimbus", "employer"),
     (["kitchen porter at the Red Lion in Frome."], "kitchen porter", "job"),
-    (["priya, 29, dentist in leicester"], "dentist", "job"),
     (["team lead is ines, she's sound"], "ines", "manager"),
     (["Joining Aviva as an analyst in March."], "Aviva", None),
     # other slots, other forms
@@ -690,3 +689,37 @@ def test_the_month_an_ending_happened_in_is_not_what_ended():
     from memchat.memory.endings import retired_terms
     assert retired_terms("Rafa and I split up in May") == {"rafa"}
     assert retired_terms("no more Tuesday yoga") == {"tuesday", "yoga"}
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # found in review: endings, roles and "my" dropped that were someone else's or nothing at all
+    (["I work at Tesco.", "Last week at work was absolutely mental."], "Tesco"),
+    (["I go swimming every Tuesday.", "Dropped the kids at swimming lessons."], "swimming every Tuesday"),
+    (["I play five-a-side football.", "Final day at the football tournament tomorrow!"], "five-a-side"),
+    (["I work as a teacher.", "Plumber from the council fixed the leak today."], "teacher"),
+    (["My manager is Harriet.", "Went to Pizza Express last night. Manager was really rude to us."], "Harriet"),
+    (["My birthday is 3 June.", "Went to Tom's party. Birthday was on the Saturday, it was great."], "3 June"),
+    (["I'm doing a masters in stats at UCL.", "Taking my ma to the hospital on Friday."], "masters"),
+    (["I'm doing a PhD in chemistry.", "I read comics at lunch most days."], "PhD"),
+    (["My daughter Ella is in year 4 at Oakfield.", "I don't want my daughter kept back a year at school."], "Ella"),
+    (["I drive a Ford Fiesta.", "The Fiesta broke down again. Forget it, I will get the bus."], "Fiesta"),
+    (["I make my nan's halloumi salad every Sunday.",
+      "Fry the halloumi for two minutes each side. Toss it off the heat and squeeze over lemon."], "halloumi salad"),
+])
+def test_what_someone_else_did_or_a_change_of_mind_takes_nothing_of_the_users(tmp_path, said, kept):
+    services = fake_services(tmp_path)
+    for day, text in enumerate(said, start=1):
+        process(services, text, now=day * 1000.0)
+    active = [m.content for m in services.memories.list_items(statuses=("active",)) if not m.is_episode and m.kind != "event"]
+    assert any(kept in a for a in active), active
+
+
+@pytest.mark.parametrize("text", ["New puppy next door keeps barking", "Boss fights in Elden Ring are brutal",
+                                  "Kids clothes are so expensive", "Sing happy birthday to my mum in the message.",
+                                  "Run through the plan again.", "Climb the ladder at work faster: tips.",
+                                  "Matched with a guy on Hinge. Josh, 31, teacher in Leeds."])
+def test_a_thing_someone_else_has_or_a_request_is_no_fact_of_the_users(tmp_path, text):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    assert not [m for m in services.memories.list_items(statuses=("active",))
+                if not m.is_episode and m.subject == "user" and m.kind == "fact"]

@@ -55,8 +55,8 @@ CHANGE = re.compile(
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
-    r"dropped (?:my|the|our) (?:[\w-]+ ){0,3}(?:course|class|classes|lessons|module|membership|subscription|team|choir|club)|"
-    r"(?:final|last) (?:shift|day|week) (?:at|with)|"
+    r"dropped (?:out of )?(?:my|our) (?:(?!at\b|off\b|to\b)[\w-]+ ){0,2}(?:course|class|classes|lessons|module|membership|"
+    r"subscription|team|choir|club)|(?:my )?(?:final|last) (?:shift|day) (?:at|with) (?-i:[A-Z])\w*|"
     r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"not .{1,30} any ?more|left|broke up|split up|ditched|dropped out of|packed (?:it )?in|jacked (?:it )?in|"
     r"cancell?ed my (?:membership|subscription)|gave (?:the |my |our |it |them |that )?(?:\w+ )?up|"

@@ -45,6 +45,11 @@ _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlear
          rf"ignore(?=\s+what i (?:said|told you|mentioned)\b)|"
          rf"{_NOT}\s+(?:remember|memori[sz]e|record|note down)(?=\s+the\s+(?:[\w'-]+\s+){{1,3}}{_SAID_THING}\b))")
 
+_THING_SAID = (rf"(?:that|this|it|any of (?:that|this|it)|all (?:of )?(?:that|this)|anything (?:about|of) .+?|"
+               rf"(?:(?:the|my|any|that|this|those|our) )?(?:[\w'-]+ ){{0,3}}{_SAID_THING})")
+"""What "I don't want … kept" asks about when it is a request: something said ("medical stuff", "that"), not a
+thing in the world ("my daughter kept back a year", "the dog kept in a crate")."""
+
 EN_REQUESTS: tuple[str, ...] = (
     rf"^{_PLEASE}{_VERB}\b(?P<t>.*)$",
     rf"^(?:would|do) (?:you|u) mind (?:forgetting\b|(?:deleting|erasing|removing|wiping|scrapping|dropping|not (?:keeping|"
@@ -54,8 +59,8 @@ EN_REQUESTS: tuple[str, ...] = (
     r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
     r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
-    r"^i (?:really )?(?:don'?t|do not) want\s+(?P<t>.+?)\s+(?:saved|stored|kept|remembered|recorded|on (?:file|record))\b",
-    r"^i'?d (?:rather|prefer)\s+(?P<t>.+?)\s+(?:wasn'?t|weren'?t|isn'?t|aren'?t|was not|were not|not be|didn'?t get)\s+"
+    rf"^i (?:really )?(?:don'?t|do not) want\s+(?P<t>{_THING_SAID})\s+(?:saved|stored|kept|remembered|recorded|on (?:file|record))\b",
+    rf"^i'?d (?:rather|prefer)\s+(?P<t>{_THING_SAID})\s+(?:wasn'?t|weren'?t|isn'?t|aren'?t|was not|were not|not be|didn'?t get)\s+"
     r"(?:kept|stored|saved|remembered|recorded)\b",
     rf"^{_PLEASE}take\s+(?P<t>.+?)\s+out of (?:your\s+)?(?:memory|memories|records?|notes?|head)\b",
     rf"^{_PLEASE}(?:can we\s+|let'?s\s+)?keep\s+(?P<t>.+?)\s+(?:off the record|out of (?:your\s+|the\s+)?(?:memory|memories|"
@@ -215,8 +220,8 @@ _ANTECEDENT_FRAME = re.compile(
     re.IGNORECASE)
 """How a message brings up what its request then calls "it": "You know that story about…?", "Earlier I mentioned…"."""
 _ADD_ON = re.compile(
-    r"^(?:and\s+|also\s+)?the\s+(?P<t>(?:[\w'-]+\s+){0,4}?[\w'-]+?)(?:\s+(?:part|bit|stuff|thing|story))?\s+"
-    r"(?:too|as well)\b|^(?:same (?:for|with|goes for)|ditto (?:for|with)|that goes for|and also)\s+(?P<u>.+?)(?:\s+too)?\s*(?:[.!,]|$)",
+    r"^(?:and\s+|also\s+)?the\s+(?P<t>(?:[\w'-]+\s+){0,4}?[\w'-]+?)\s+(?:part|bit|stuff|thing|story|business|details)\s+"
+    r"(?:too|as well)\b|^(?:same (?:for|with|goes for)|ditto (?:for|with)|that goes for)\s+(?P<u>.+?)(?:\s+too)?\s*(?:[.!,]|$)",
     re.IGNORECASE)
 """A second topic after a request: "The gambling part too", "Same for the landlord"."""
 
@@ -231,6 +236,8 @@ def _forgets_it(sentence: str) -> bool:
         return False
     if _BIN_IT.match(stripped):
         return True
+    if not _ABOUT_KEEPING.search(stripped):
+        return False  # "Forget it, I'll get the bus", "Scrap that, it's Saturday now": a change of mind
     for pattern in _EN:
         match = pattern.match(stripped)
         if match and re.fullmatch(_PRONOUN, _trim_en(match.group("t").strip(" \"'“”")), re.IGNORECASE):
@@ -238,9 +245,15 @@ def _forgets_it(sentence: str) -> bool:
     return False
 
 
+_ABOUT_KEEPING = re.compile(
+    r"\b(?:from|out of|off) (?:wherever|whatever|your|the (?:files?|memory|records?|notes?|system))\b|"
+    r"\b(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to|can you|could you|would you|please)\b|"
+    r"\b(?:don'?t|do not) (?:keep|store|save|remember|record)\b", re.IGNORECASE)
+"""What makes "forget it" a request to the assistant: where things are kept, or asking it outright."""
 _BIN_IT = re.compile(
     rf"^{_PLEASE}(?:bin|ditch|scrub|lose|discard|get rid of|throw away|throw out|strike|chuck|toss)\s+(?:it|that|this)\s+"
-    r"(?:from|out of|off)\s+(?:wherever|whatever|your|the)\b", re.IGNORECASE)
+    r"(?:from|out of|off)\s+(?:wherever|whatever|(?:your|the) (?:files?|memory|memories|records?|notes?|brain|head|"
+    r"system|database|list|logs?))\b", re.IGNORECASE)
 """'Bin it from your files': a word that throws things away says "forget" only with where the thing is kept."""
 
 

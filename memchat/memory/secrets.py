@@ -227,37 +227,48 @@ CREDENTIAL_TALK = re.compile(
 detector ('the code for the side gate is the year we met')."""
 
 
-_PASSWORD_SHAPED = re.compile(r"(?<![\w@#/.:])(?=\S{6,})(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9]+[!#$%^&*+=?~@][A-Za-z0-9!#$%^&*+=?~@]+"
-                              r"(?![\w/.:@])")
-"""A word of letters and digits with a symbol inside ("Tulip!Gate93", "xK9#mv2Lq8"): how passwords are made, and
-nothing else in chat is ("@sam_runs99", "C++17", "£29.99/month" are not)."""
+_PASSWORD_SHAPED = re.compile(r"(?<![\w@#/.:])(?=\S{6,})(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9]+[!#$%^&*+=?~@]+[A-Za-z0-9]"
+                              r"[A-Za-z0-9!#$%^&*+=?~@]*(?![\w/:@]|\.\w)")
+"""A word of letters and digits with a symbol inside ("Tulip!Gate93", "xK9#mv2Lq8"), a full stop after it or not: how
+passwords are made, and nothing else in chat is ("@sam_runs99", "C++17", "£29.99/month", "100k!!" are not)."""
+_FORMULA = re.compile(r"^(?:[A-Za-z]{1,2}\d*[+=\-*/^]?)+$")
+"""Letters one or two at a time between digits and operators: a formula ("x2+y2=z2", "H2O+CO2"), not a password."""
 _MISSENT = re.compile(
-    r"\b(?:wrong (?:chat|window|tab|box|thread|app|screen|field|person|convo|conversation|place)|"
-    r"meant for (?:the |an?other |a different )?(?:other )?(?:tab|window|chat|app|box|person|field|screen)|bad paste|"
-    r"(?:pasted|sent|typed) (?:\w+ ){0,3}(?:by (?:mistake|accident)|in the wrong)|"
-    r"(?:didn'?t|did not|never) mean(?:t)? to (?:paste|send|type|post) (?:that|this|it)|ignore (?:that|this)(?: one)?[,:.!]|"
-    r"disregard (?:that|this))",
+    r"\b(?:wrong (?:chat|window|tab|box|thread|app|screen|field|convo|conversation)|"
+    r"meant (?:that |this |it )?for (?:the other |an?other |a different )(?:tab|window|chat|app|box|person|field|screen)|"
+    r"meant (?:that|this|it) for (?:someone|somebody|my \w+|(?-i:[A-Z])\w+)|bad paste|"
+    r"(?:^|\b(?:i|oops|sorry|whoops|ugh|lol)\b[\s,!]*)(?:just )?(?:pasted|sent|typed) (?:that|this|it|my \w+) "
+    r"(?:here )?(?:by (?:mistake|accident)|in the wrong)|"
+    r"(?:didn'?t|did not|never) mean(?:t)? to (?:paste|send|type|post) (?:that|this|it))|"
+    r"^\S*\d\S*\s+(?:ignore|disregard) (?:that|this)\b",
     re.IGNORECASE)
-"""Something sent by mistake ("oops, meant for the other tab", "bad paste"): what came with it is a value the user
-never meant to give, most often a password or a code, whatever its shape."""
+"""Something the user sent by mistake ("oops, meant for the other tab", "bad paste", "hunter2 ignore that"): what came
+with it is a value they never meant to give, most often a password or a code, whatever its shape. Not someone else's
+mistake ("my boss sent an email by mistake"), nor a correction ("Ignore that, my birthday is…")."""
 _YEAR = re.compile(r"(?:in|since|from|until|till|of|by|before|after) (?:19|20)\d\d$", re.IGNORECASE)
+_ALONE = re.compile(r"^\W*\S+\W*$")
+"""A sentence that is one value and nothing else ("4471.")."""
+
+
+def _credential_talk(sentence: str) -> bool:
+    return talks_about_credentials(re.sub(r"\bcombination of\b", "", sentence, flags=re.IGNORECASE))
 
 
 def _values_given_by_mistake(text: str) -> list[SecretSpan]:
     """The values in a message that says it was sent by mistake, or in a sentence about a credential ("8841 - that's
-    the alarm code for the shop"), or anywhere in a short message with one ("4471. sorry. gym locker code"): words
+    the alarm code for the shop"), or said alone in a short message with one ("4471. sorry. gym locker code"): words
     with digits in them, and password-shaped words."""
-    spans = [SecretSpan("password", *m.span()) for m in _PASSWORD_SHAPED.finditer(text)]
+    spans = [SecretSpan("password", *m.span()) for m in _PASSWORD_SHAPED.finditer(text) if not _FORMULA.match(m.group())]
     values = []
     if _MISSENT.search(text):
         values = list(_VALUE_ALONE.finditer(text))
-    else:  # a sentence about a credential, or a short message with one: its numbers are the credential
-        short = len(text.split()) <= 30
-        for sentence in _SENTENCE.finditer(text):
-            if talks_about_credentials(sentence.group()) and len(sentence.group().split()) <= 16:
-                start, end = (0, len(text)) if short else sentence.span()
-                values += [m for m in _VALUE_ALONE.finditer(text, start, end)
-                           if sum(c.isdigit() for c in m.group()) >= 3 and not _YEAR.search(text[:m.end()])]
+    else:
+        sentences = list(_SENTENCE.finditer(text))
+        talk = [m for m in sentences if _credential_talk(m.group()) and len(m.group().split()) <= 16]
+        alone = [m for m in sentences if _ALONE.match(m.group())] if talk and len(text.split()) <= 30 else []
+        for sentence in talk + alone:
+            values += [m for m in _VALUE_ALONE.finditer(text, *sentence.span())
+                       if sum(c.isdigit() for c in m.group()) >= 3 and not _YEAR.search(text[:m.end()].rstrip("."))]
     return spans + [SecretSpan("credential", *m.span()) for m in values]
 
 

@@ -233,10 +233,10 @@ _ROWS: tuple[Slot, ...] = (
     Slot("study", "fact", False,
          en=(r"\b(?:doing|studying|taking|started|starting|finishing|finished|halfway through|in the (?:first|second|third|"
              r"final|last) year of) (?:a |an |my |the )?(?:part[- ]time |full[- ]time |online )?(?:masters|master's|phd|"
-             r"doctorate|degree|diploma|foundation year|access course|apprenticeship|mba|ba|bsc|msc|ma|llb|a-levels|"
+             r"doctorate|degree|diploma|foundation year|access course|apprenticeship|mba|(?-i:BA|BSc|MSc|MA|LLB)|llb|a-levels|"
              r"btec|nvq|pgce|open university course)\b",
              r"\bi'?m (?:a |an )?(?:first|second|third|fourth|final)[- ]year (?:student|undergrad|medic|phd)\b",
-             r"\b(?:i|we) (?:study|read) (?!up\b|the\b|a\b|it\b)\w+ at\b"),
+             r"\b(?:i|we) study (?!up\b|the\b|a\b|it\b)\w+ at (?:uni|university|college|(?-i:[A-Z]))"),
          zh=(r"读研", r"读博", r"(?:在|正在)读(?:大[一二三四]|研[一二三]|博[一二三])", r"(?:考上|考进)了?.{1,8}(?:大学|研究生)"),
          asks=("study", "studying", "degree", "course", "masters", "phd", "专业", "读研", "读博"),
          examples=("Doing a masters in stats at UCL.", "I'm a second-year medic at Glasgow.", "我在读研，学的是金融。"),

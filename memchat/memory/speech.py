@@ -76,7 +76,9 @@ _BARE_KIN = (r"(?:the )?(?:mum|mom|mam|dad|gran|granny|nan|nana|grandma|grandpa|
              r"missus|other half|kids|boss|girlfriend|boyfriend|husband|partner|fianc[eé]e?)")
 """Kin said as a name, without "my" ("Mum runs a flower shop", "The wife works nights"): the user's."""
 _BARE_KIN_SUBJECT = (rf"{_BARE_KIN}(?:'s\b|'ll\b|\s+(?:is|was|has|had|still|just|now|finally|always|never|also|"
-                     r"(?!(?:jokes|is|was|has|does|says|thinks|reckons|wants|keeps|asks|wonders)\b)[a-z]+(?:s|ed))\b)")
+                     r"runs|works|lives|teaches|drives|owns|plays|loves|hates|likes|does|goes|gets|makes|needs|knows|cooks|"
+                     r"sells|speaks|coaches|manages|designs|studies|writes|sings|builds|fixes|volunteers|supports|"
+                     r"(?!(?:jokes|is|was|has|does|says|thinks|reckons|wants|keeps|asks|wonders)\b)[a-z]+ed)\b)")
 """A bare kin word opening a statement of its own: the word and its verb."""
 _BARE_KIN_OPENING = re.compile(rf"^(?={_BARE_KIN_SUBJECT})(?:the )?", re.IGNORECASE)
 
@@ -106,20 +108,20 @@ _DROPPED_SUBJECT = re.compile(
 )
 """Chat drops the subject: 'Started Turkish lessons this month', 'Got the keys on Friday' — it is the user."""
 _DROPPED_PRESENT = re.compile(
-    r"^(?:also |still |usually |mostly )?(?:drive|play|live|work|teach|speak|study|own|support|cycle|swim|ride|rent|"
-    r"share|commute|volunteer|coach|sing|train|climb|run|do|go)\s+(?!(?:me|us|you|it|on|then|ahead|for it|safe|safely|"
-    r"carefully|slow|slowly|away|home|back|figure|check|ask|see|look|tell|get|have|make|try)\b)(?=\w)"
-    r"(?![^.!?]*\b(?:please|pls|plz|for me)\b)(?![^.!?]*\?)",
+    r"^(?:also |still |usually |mostly )?(?:drive|play|live|work|teach|own|support|rent|share|commute|volunteer|coach)\s+"
+    r"(?!(?:me|us|you|it|on|then|ahead|for it|safe|safely|carefully|slow|slowly|away|home|back|figure|check|ask|see|look|"
+    r"tell|get|have|make|try|some|something|a song|music|through|out)\b)(?=\w)"
+    r"(?![^.!?]*\b(?:please|pls|plz|for me|me|us|you|again|tips|message|reply|answer)\b)(?![^.!?]*[?:])",
     re.IGNORECASE,
 )
 """Texting drops the subject before a present verb too: 'drive a corsa', 'play bass in a band', 'live with my sister in
 Hackney'. Not a request to the assistant ('Play me something', 'go ahead', 'do it please')."""
 _OWN_THING = re.compile(r"^(?=(?:birthday|name|address|job|commute|rent|salary|phone number|company|office|workplace|"
-                        r"team lead|team leader|line manager|manager|boss|supervisor|flat|house|place)(?:'s|\s+is|\s+was)\b)",
+                        r"team lead|team leader|line manager|flat|house|place)(?:'s|\s+is)\b)",
                         re.IGNORECASE)
 """'birthday is 3 march', 'name's Obi': the user's own, "my" dropped."""
 _NEW_THING = re.compile(r"^(?:a |my )?new (?=(?:job|position|role|gig|flat|place|house|car|bike|phone|puppy|kitten|dog|cat|"
-                        r"laptop|boyfriend|girlfriend|partner)\b)", re.IGNORECASE)
+                        r"laptop|boyfriend|girlfriend|partner)\b\s*(?:at|in|with|from|called|named|[,.!]|$))", re.IGNORECASE)
 """'new job at tesco, start monday', 'New flat in Leith!': the user has it, "I've got a" dropped."""
 
 
@@ -161,7 +163,7 @@ _ARTICLE_NOUN = re.compile(rf"(?:{_SELF_ROLES})$", re.IGNORECASE)
 
 _ROLE_ALONE = re.compile(rf"^(?:an? )?((?:[\w-]+ )?(?:{JOB_TITLES}))(?= (?:at|in|for|with|from)\b)"
                          r"(?![^.!?]*\b(?:is|was|were|are|has|had|said|says|did|does|told|gave|got|called|came|left|took|"
-                         r"wants|seems|looks|asked|reckons|thinks)\b)", re.IGNORECASE)
+                         r"wants|seems|looks|asked|reckons|thinks|sent|made|put|saw|came|[a-z]{3,}ed)\b)", re.IGNORECASE)
 """A role said alone before where it is done: 'kitchen porter at the Red Lion', 'dentist in leicester'; not someone
 in a role who did something ('Driver at the depot was rude')."""
 _FAN_MYSELF = re.compile(r"^((?:[\w'-]+ ){1,3}(?:fan|supporter))\s+myself\b", re.IGNORECASE)
@@ -196,7 +198,8 @@ def _said_of_oneself(clause: str) -> str:
 
 
 _SHORT_DAY = re.compile(r"\b(next|last|on|this|by|till|until|from|every|and) (mon|tues?|tu|weds?|thurs?|thu|fri|sat|sun)\b\.?"
-                        r"(?![-\s]*(?:nav|cream|lounger|bed|shine|set|rise|glasses|hat|burn|tan|down|up|around|there)\b)",
+                        r"(?![-\s]*(?:nav|cream|lounger|bed|shine|set|rise|glasses|hat|burn|tan|down|up|around|there|is|was|"
+                        r"'s|has|came|shining|today)\b)",
                         re.IGNORECASE)
 _DAYS = {"mon": "Monday", "tu": "Tuesday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "weds": "Wednesday",
          "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
@@ -268,11 +271,6 @@ _ME_AND = re.compile(rf"^(\s*)me and ((?:my|our) (?:\w+ )?(?:{RELATIVE_WORDS})|(
 _PAIR_SUBJECT = re.compile(r"^\s*((?-i:[A-Z][a-z]+) and (?:I|me))\s+(.+)$", re.IGNORECASE)
 _INTRODUCTION = re.compile(r"^\s*((?i:i'?m|i am) [A-Z][a-z]+),\s+((?i:an?|the) .+)$")
 """'I'm Aigerim, a vet in Almaty' introduces a name and then says something else: two clauses."""
-_NAME_AGE_ROLE = re.compile(rf"^\s*([A-Za-z][a-z]{{1,15}})\s*,\s*(\d{{1,2}})\s*[,.]\s*((?:an? )?(?:[\w-]+ )?(?:{JOB_TITLES})\b.*)$",
-                            re.IGNORECASE)
-"""A texting self-introduction: 'priya, 29, dentist in leicester' — a name, an age and a role."""
-
-
 def split_clauses(sentence: str) -> list[str]:
     """A compound statement as self-contained clauses, each with a subject.
 
@@ -281,10 +279,6 @@ def split_clauses(sentence: str) -> list[str]:
     stand alone keeps the sentence whole.
     """
     sentence = re.sub(r"\s{2,}", " ", sentence)  # a run of spaces says nothing, and costs the clause breaks dear
-    listed = _NAME_AGE_ROLE.match(sentence)
-    if listed:
-        name, age, role = listed.groups()
-        return [f"I'm {name.capitalize()}", f"I'm {age}", _said_of_oneself(role)]
     introduction = _INTRODUCTION.match(sentence)
     if introduction:
         name, rest = introduction.groups()

@@ -76,10 +76,21 @@ _BODY_ROOTS: dict[str, tuple[str, ...]] = {
 "osteoarthritis". People ask to forget a health story by the part of them it was about."""
 
 
-def _in_doctors_words(terms: set[str], sentence: str) -> bool:
-    """Whether the sentence names one of the body parts among `terms` in a doctor's word for it."""
-    lowered = sentence.lower()
-    return any(root in lowered for t in terms for root in _BODY_ROOTS.get(t.removesuffix("s"), ()))
+def body_part(topic: str) -> str | None:
+    """The body part a forget topic is about, when it is what the topic ends on ("my kidney", "the heart stuff"):
+    not "our joint account", "the chest of drawers", "my mind games with Tom"."""
+    words = [w for w in re.findall(r"[a-z]+", topic.lower()) if w not in _VAGUE_WORDS]
+    last = words[-1].removesuffix("s") if words else ""
+    return last if last in _BODY_ROOTS else None
+
+
+def _in_doctors_words(part: str | None, sentence: str) -> bool:
+    """Whether the sentence names the body part in a doctor's word for it, a word that starts with its root."""
+    return bool(part) and any(re.search(rf"\b{root}(?!opub)", sentence, re.IGNORECASE) for root in _BODY_ROOTS[part])
+
+
+_VAGUE_WORDS = frozenset({"stuff", "thing", "things", "bit", "bits", "part", "info", "business", "story", "details",
+                          "situation", "issue", "issues", "problem", "problems", "saga", "please", "pls", "ta", "thanks"})
 
 
 def _kin(terms: set[str], words: set[str]) -> set[str]:
@@ -99,7 +110,7 @@ def about(topic: str, sentence: str) -> bool:
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
     stem, a concept of the story, or for Chinese most of its character pairs."""
     topic_terms = set(query_terms(topic))
-    if _in_doctors_words(topic_terms, sentence):
+    if _in_doctors_words(body_part(topic), sentence):
         return True  # "my kidney": "diagnosed with nephrolithiasis"
     area = sensitive_area(topic)
     if area and _about_work(sentence):
@@ -308,9 +319,9 @@ class TopicMatcher:
                     if _cn_says(core, memory.content):
                         found.add(memory.id)
                 found |= self._cn_story(core)
-        for term in topic_terms:  # "my kidney": what a doctor's word for it said ("nephrolithiasis")
-            for root in _BODY_ROOTS.get(term.removesuffix("s"), ()):
-                found |= {m.id for m in self.memories.containing(root)}
+        if part := body_part(topic):  # "my kidney": what a doctor's word for it said ("nephrolithiasis")
+            for root in _BODY_ROOTS[part]:
+                found |= {m.id for m in self.memories.containing(root) if _in_doctors_words(part, m.content)}
         if self.memories.embedder.coverage(topic) >= 0.6 and topic_terms:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
