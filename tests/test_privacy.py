@@ -247,3 +247,9 @@ def test_a_draft_is_kept_redacted_handed_back_once_and_keeps_its_session(tmp_pat
     assert sessions.take_draft(conv.session.id) == ("first", conv.session.name), "this session's own comes first"
     conv.keep_draft("   ")  # a blank box clears it
     assert conv.services.db.scalar("SELECT COUNT(*) FROM drafts WHERE session_id = ?", (conv.session.id,)) == 0
+
+
+@pytest.mark.parametrize("message", ["5106 ugh, that went somewhere it should not have. gym locker combo haha",
+                                     "7730. sorry! card pin"])
+def test_a_value_a_short_message_opens_on_is_the_credential_it_names_later(message):
+    assert not any(c.isdigit() for c in redact(message))

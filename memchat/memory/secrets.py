@@ -246,12 +246,16 @@ _MISSENT = re.compile(
 with it is a value they never meant to give, most often a password or a code, whatever its shape. Not someone else's
 mistake ("my boss sent an email by mistake"), nor a correction ("Ignore that, my birthday is…")."""
 _YEAR = re.compile(r"(?:in|since|from|until|till|of|by|before|after) (?:19|20)\d\d$", re.IGNORECASE)
+_OPENING_VALUE = re.compile(r"^\s*(?=\S*\d\S*\d\S*\d)[\w\-!@#$%^&*.]{3,}(?=[\s,.!]|$)")
+"""A value of three digits or more that a message opens on."""
 _ALONE = re.compile(r"^\W*\S+\W*$")
 """A sentence that is one value and nothing else ("4471.")."""
 
 
 def _credential_talk(sentence: str) -> bool:
-    return talks_about_credentials(re.sub(r"\bcombination of\b", "", sentence, flags=re.IGNORECASE))
+    """Credential talk, "combo" included; not "a combination of road and trail"."""
+    return (talks_about_credentials(re.sub(r"\bcombination of\b", "", sentence, flags=re.IGNORECASE))
+            or bool(re.search(r"\bcombo\b", sentence, re.IGNORECASE)))
 
 
 def _values_given_by_mistake(text: str) -> list[SecretSpan]:
@@ -266,6 +270,9 @@ def _values_given_by_mistake(text: str) -> list[SecretSpan]:
         sentences = list(_SENTENCE.finditer(text))
         talk = [m for m in sentences if _credential_talk(m.group()) and len(m.group().split()) <= 16]
         alone = [m for m in sentences if _ALONE.match(m.group())] if talk and len(text.split()) <= 30 else []
+        opening = _OPENING_VALUE.match(text) if talk and len(text.split()) <= 30 else None
+        if opening:  # "5106 ugh, sent that to the wrong place. locker combo": the value the message opens on
+            values.append(opening)
         for sentence in talk + alone:
             values += [m for m in _VALUE_ALONE.finditer(text, *sentence.span())
                        if sum(c.isdigit() for c in m.group()) >= 3 and not _YEAR.search(text[:m.end()].rstrip("."))]
