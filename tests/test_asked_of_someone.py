@@ -133,6 +133,7 @@ def test_recall_does_not_answer_for_a_relative_from_another_relatives_memory(tmp
     ("The user's mum Huia turned 60 on Sunday.", True),
     ("her name is noor, she's a landscape architect", True),
     ("我妈叫王秀兰。", True),
+    ("dads bday is in june. rafael. works at the docks", True),  # no capitals anywhere: no telling, so no mark
 ])
 def test_a_name_question_is_answered_only_by_a_memory_that_gives_a_name(content, gives):
     from memchat.memory.asked_of_someone import asks_a_name, says_no_name

@@ -444,3 +444,15 @@ def test_found_in_review_forgetting_takes_no_more_than_asked(tmp_path, told, ask
     _told(services, told, "I play five-a-side on Tuesdays.")
     services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
     assert kept in _alive(services)
+
+
+def test_a_kind_of_thing_after_a_request_is_its_reason_not_a_topic_of_its_own(tmp_path):
+    """Found on held-out set C: "medical" as a topic part of its own took the user's employer, "Brightside Medical"."""
+    from memchat.memory.forget_requests import forget_request
+    asked = "Please drop what I said about my knee surgery. I don't want medical stuff saved."
+    assert forget_request(asked).topic == "my knee surgery"
+    services = fake_services(tmp_path)
+    _told(services, "I had knee surgery in March.", "I work at Brightside Medical Supplies as a buyer.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "knee surgery" not in alive and "Brightside Medical" in alive, alive

@@ -87,6 +87,8 @@ def says_no_name(content: str) -> str:
     runs a flower shop" gives none."""
     if _NAME_GIVEN.search(content):
         return ""
+    if re.search(r"[a-z]", content) and not re.search(r"[A-Z\u4e00-\u9fff]", content):
+        return ""  # one who writes no capitals writes no name with one ("dads bday is in june. rafael.")
     words = re.findall(r"(?:^|(?<=[\s(,]))[A-Z][a-zà-ÿ]+", content)
     return "" if any(not _NOT_A_NAME.match(w) for w in words) else "gives no name"
 

@@ -268,6 +268,14 @@ def _antecedent(sentences: list[str]) -> str:
     return ""
 
 
+_CATEGORY = re.compile(
+    r"^(?:(?:the|my|any|all|that|this|those|our) )?(?:medical|health|money|financial|finance|work|job|family|personal|"
+    r"private|relationship|legal|dating|mental health|sensitive)\s+(?:stuff|things?|info|information|details|bits?|"
+    r"matters|business)$", re.IGNORECASE)
+"""A kind of thing, not a thing ("medical stuff"): after a request it says why, and as a topic part of its own its
+one word would take whatever holds it ("… Medical Supplies", the user's employer)."""
+
+
 def _add_ons(sentences: list[str]) -> list[str]:
     """The topics the sentences after a request add to it: "The gambling part too", or a request of their own ("I
     don't want medical stuff saved")."""
@@ -276,7 +284,8 @@ def _add_ons(sentences: list[str]) -> list[str]:
         match = _ADD_ON.match(sentence.strip())
         request = _in_sentence(sentence)
         if request is not None and request.topic and not request.latest:
-            topics.append(request.topic)
+            if not _CATEGORY.match(request.topic):  # "I don't want medical stuff saved": the reason, not a topic
+                topics.append(request.topic)
         elif match and request is None and not _STATES.search(match.group("t") or match.group("u")):
             topics.append(_trim_en(match.group("t") or match.group("u")))  # not "The weather is nice too"
     return [t for t in topics if t and not re.fullmatch(_PRONOUN, t, re.IGNORECASE)]
