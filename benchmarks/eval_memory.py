@@ -50,7 +50,7 @@ def _fmt(value: float | None) -> str:
     return "  -  " if value is None else f"{value:5.2f}"
 
 
-def print_report(name: str, result: dict[str, Any]) -> None:
+def print_report(name: str, result: dict[str, Any], held_out: bool = False) -> None:
     tab = result["table"]
     print(f"\n== {name}: {', '.join(result['personas'])} ({result['seconds']} s)")
     header = "category     " + "".join(f"| +{o}d hit  sel (base hit sel) " for o in OFFSETS)
@@ -73,7 +73,8 @@ def print_report(name: str, result: dict[str, Any]) -> None:
     print(f"temporal probes whose selected memory shows the right date: {_fmt(dates)}")
     mine, base = tab[str(OFFSETS[0])]["memchat"]["overall"], tab[str(OFFSETS[0])]["baseline"]["overall"]
     print(f"overall hit@5 {mine['hit']} vs baseline {base['hit']}: {mine['hit'] / max(base['hit'], 1e-9):.2f}×")
-    print(f"noise stored: {result['noise_stored']} {result['noise_examples']}")
+    examples = "" if held_out else f" {result['noise_examples']}"  # held-out text stays unseen: counts only
+    print(f"noise stored: {result['noise_stored']}{examples}")
     for language, rates in result["write_path"].items():
         print(f"write path [{language}]: " + ", ".join(f"{k} {_fmt(v)}" for k, v in rates.items()))
     print("targets: " + ("all met" if not result["missed"] else f"{len(result['missed'])} missed"))
@@ -107,11 +108,15 @@ def main(argv: list[str] | None = None) -> int:
         names = ["dev", "test"] if args.split == "all" else [args.split]
     results = {name: evaluate(splits[name], engine, embedder, labels=args.model_labels) for name in names}
     if args.json:
+        if args.personas:  # figures only: no held-out probe, evidence or stored text
+            results = {n: {k: v for k, v in r.items() if k not in ("failures", "noise_examples")} for n, r in results.items()}
         print(json.dumps(results, ensure_ascii=False, indent=1))
     else:
         for name, result in results.items():
-            print_report(name, result)
-            if args.verbose:
+            print_report(name, result, held_out=bool(args.personas))
+            if args.verbose and args.personas:
+                print("  (--verbose lists no held-out probe: held-out text is for nobody to read)")
+            elif args.verbose:
                 for failure in result["failures"]:
                     print(f"  · {failure['id']} [{failure['category']}] {failure['query']!r}: {failure['evidence']}")
     return 0 if all(not r["missed"] for r in results.values()) else 1
