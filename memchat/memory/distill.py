@@ -355,15 +355,14 @@ def draft_from_sentence(
     correction = is_correction(sentence) if correction is None else correction
     subject, attribute, kind = guess_key(sentence)
     when = first_time(sentence, said_at) if said_at is not None else None
-    if not attribute and ((when is not None and not when.passing) or is_happening(sentence)):
+    happened = (when is not None and not when.passing) or is_happening(sentence)
+    if not attribute and happened:
         kind, attribute = "event", "event"  # "Last Friday I did my first solo surgery", "We went to Lisbon"
     if not attribute:
         return None
-    if attribute == "manager" and ((when is not None and not when.passing) or is_happening(sentence)) \
-            and not _NAMES_THE_MANAGER.search(sentence):
+    if attribute == "manager" and happened and not _NAMES_THE_MANAGER.search(sentence):
         kind, attribute = "event", "event"  # "Harriet's farewell lunch was on Friday": it happened to her, no new manager
-    if attribute in FAMILY_SLOTS | {"colleague"} and ((when is not None and not when.passing) or is_happening(sentence)
-                                      or _FAMILY_EVENT.search(sentence)):
+    if attribute in FAMILY_SLOTS | {"colleague"} and (happened or _FAMILY_EVENT.search(sentence)):
         kind, attribute = "event", "event"  # "My lad Callum passed his driving test": it happened (the name is kept apart)
     if attribute in ("manager", "colleague") and RETIRING_ACT.search(sentence) and not is_change(sentence):
         kind, attribute = "event", "event"  # "今天跟组长提了离职": the user's leaving, not a new manager
