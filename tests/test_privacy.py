@@ -213,6 +213,13 @@ def test_a_value_in_the_sentence_after_credential_talk_is_a_secret():
     ("My netflix is Tulip!Gate93.", "Tulip!Gate93"),
     ("hunter2 ignore that", "hunter2"),
     ("sunflower88 sorry, meant that for my brother", "sunflower88"),
+    # a lock's code with no word for the lock, or a lock with another verb than "is"
+    ("For the allotment shed the code is 5561.", "5561"),
+    ("the code's 2084 for the garage btw", "2084"),
+    ("The key safe by the back door has the code 3318, in case the carer needs it.", "3318"),
+    ("our bike shed padlock opens with 0472", "0472"),
+    ("The side gate keypad takes 19735 now, they changed it last week.", "19735"),
+    ("Mum's lockbox is set to 6620 so the nurse can get the key.", "6620"),
 ])
 def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
     assert secret not in redact(message)
@@ -228,6 +235,11 @@ def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
     "My boss sent an email by mistake to all 250 staff, so I start at Aviva on 2025-03-03.",
     "Ignore that, my birthday is 1990-05-14.", "Finally hit 100k!! on my channel", "I got covid19?!",
     "x2+y2=z2 is pythagoras",
+    # a code that opens nothing, and a lock's number that counts something
+    "My postcode is EH6 4QT and I live on the second floor.", "The area code is 0131 for Edinburgh.",
+    "Use promo code SPRING20 for the discount.", "The error code is 404, the page is gone.",
+    "I write code for a living, mostly Python 3 and some Go.", "The gate keypad takes 10 seconds to light up.",
+    "Our zip code is 90210, believe it or not.", "The padlock cost 12 quid at the hardware shop.",
 ])
 def test_what_only_looks_like_a_secret_is_kept(message):
     assert redact(message) == message
