@@ -456,3 +456,43 @@ def test_a_kind_of_thing_after_a_request_is_its_reason_not_a_topic_of_its_own(tm
     services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "knee surgery" not in alive and "Brightside Medical" in alive, alive
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a story's details go on in a sentence that opens on "His/Her…", in a message long enough to be split
+    ("Right, this is a bit delicate so go easy on me, my old flatmate Joaquin is in the middle of a nasty tax "
+     "investigation. His accountant apparently filed nothing for three years and now the revenue people want forty "
+     "thousand back, and nobody at his work knows yet.",
+     "Please forget what I told you about Joaquin and the tax investigation.", ["accountant", "investigation"], []),
+    # "that" with where it is kept: what the message named before it, not "your notes"
+    ("The hostel mix-up in Porto cost me two nights on a bench at the station.",
+     "So, the Porto hostel thing? Please wipe that from your notes. Nothing came of it.", ["bench"], []),
+    # a statement trailing off into "…fine?" tells something, and its name is what the request names
+    ("I did a trial shift at Crumb & Co on Monday and it went... fine? I'd have to start at five.",
+     "Forget what I said about the trial shift at Crumb & Co.", ["Crumb"], []),
+    # the topic first, then "forget I mentioned it", "forget about it", "pretend I never said it"
+    ("My neighbour Tobiah borrowed 800 quid off me for his van repairs and hasn't paid it back.",
+     "Honestly, the stuff I told you about Tobiah and the money, forget I mentioned it.", ["800"], []),
+    ("My cousin Sunniva is dating her married boss, it's a whole mess.",
+     "What I said about Sunniva and her boss, forget about it, it's none of my business.", ["married boss"], []),
+    ("Anyway my friend Ravi got caught shoplifting at the garden centre, can't believe it.",
+     "Anyway, that drama I told you about with Ravi - pretend I never said it.", ["shoplifting"], []),
+    # Chinese: a note in brackets says which thing; the topic, the verb and the reason apart by spaces
+    ("阿玲要离婚了，已经分居两个月了。", "之前讲的阿玲那件事（离婚）你帮我删掉吧 她不想声张", ["离婚"], []),
+    ("老周上个月住院了，心脏搭了个桥。", "上回说老周住院那事 你删了吧 他不想让人知道", ["住院"], []),
+    ("我堂妹退学了，她爸妈还不知道。", "我堂妹退学那个 别存了 她爸妈还不知道", ["退学"], []),
+])
+def test_found_on_held_out_set_d_forget_requests_in_more_shapes(tmp_path, told, asked, gone, kept):
+    """Kinds a helper found on a fresh held-out set (D), each written here in sentences of our own."""
+    services = fake_services(tmp_path)
+    _told(services, told, "I play five-a-side on Tuesdays.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert "five-a-side" in alive
+
+
+@pytest.mark.parametrize("said", ["钱别存了 买点好吃的", "这个月工资别存了，花了吧", "The drama club meets on Fridays, forget it."])
+def test_look_alikes_of_the_new_request_shapes_are_not_requests(said):
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(said) is None

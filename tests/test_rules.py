@@ -105,7 +105,10 @@ def test_terms_split_chinese_into_bigrams_and_stem_english():
     ("text", "question"),
     [("When you explain something, use numbered steps please.", False), ("If you can, keep it short.", False),
      ("Whenever I ask about code, show an example.", False), ("When do I leave, tomorrow", True),
-     ("When is my flight?", True)],
+     ("When is my flight?", True),
+     # a statement that trails off into a doubt tells something
+     ("I did a trial shift on Monday and it went... fine?", False), ("We had a second date and it was… nice?", False),
+     ("I wonder if it went... fine?", True), ("Did it go... fine?", True), ("I got the job?", True)],
 )
 def test_a_condition_and_an_instruction_is_not_a_question(text, question):
     assert is_question(text) is question

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from memchat.memory.segment import split_sentences
 from memchat.memory.terms import query_terms
 
-_OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|"
+_OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
+           r"listen|anyway|anyways|well|ugh|"
            r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
 _FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
@@ -26,7 +27,7 @@ _PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
                r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
-_SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
+_SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga|drama|gossip|matter)s?"
 """What a request calls the thing said: "the Spotify interview stuff", "that thing about Gary"."""
 _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everything|any|all|that|this|those|these|a record|"
                   r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b|"
@@ -68,6 +69,13 @@ EN_REQUESTS: tuple[str, ...] = (
     rf"^(?P<t>(?:that|the|this)\s+{_SAID_THING}\s+(?:about|on|re|with)\s+.+?)\s*[—–,;:.-]+\s*"
     rf"(?:(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEP_VERBS}|"
     rf"{_PLEASE}(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|clear|bin|ditch|lose|get rid of))\s+(?:it|that|this)\b",
+    rf"^(?:that|the|this|what|all (?:that|the))\s+(?:(?:[\w'-]+\s+){{0,2}}?{_SAID_THING}\s+)?"
+    r"(?:(?:that\s+)?i\s+(?:told|said|mentioned|shared)(?:\s+(?:to\s+)?(?:you|u))?\s+)?"
+    r"(?:(?:about|on|re|with|concerning|regarding)\s+)+(?P<t>.+?)\s*[—–,;:.-]+\s*(?:please\s+|pls\s+|just\s+|so\s+)?"
+    rf"(?:{_NOT}\s+{_KEEP_VERBS}\s+(?:it|that|this)|"
+    r"(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|bin|ditch|lose)\s+(?:about\s+)?(?:it|that|this|"
+    r"(?:that\s+)?i\s+(?:ever\s+)?(?:said|mentioned|told you|brought it up)(?:\s+(?:it|that|anything))?)|"
+    r"pretend\s+i\s+(?:never|didn'?t)\s+(?:said|say|mentioned|mention|told you|tell you)(?:\s+(?:it|that|anything))?)\b",
     r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
     r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
     r"^(?:just\s+|please\s+|can you\s+)?(?:pretend|act like|act as if)\s+(?:you|u)\s+(?:never|didn'?t)\s+(?:heard|hear|saw|see|read|knew|know)\s+(?P<t>.+)$",
@@ -81,6 +89,8 @@ EN_REQUESTS: tuple[str, ...] = (
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
+_CN_PLAIN = r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉)"
+"""Verbs that also report what the user did ("钥匙又忘了", "照片我都删了"): a request only when said to us."""
 _CN_VERB = (r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉|(?:别|不要)(?:给我|帮我)(?:再)?(?:记着|记住|记得|记录|记|存|留着)|(?:别|不要|不用)(?:再|也)(?:记着|记住|记得|记录|记)|"
             r"(?:别|不要|不用|不必)(?:再|也)?(?:留着|保留)|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
             r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|"
@@ -95,8 +105,14 @@ CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)从(?:你的)?(?:记忆|记录|脑子)(?:里|中)?(?:去掉|拿掉|划掉|抹掉|删掉)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
     rf"^{_CN_ASK}(?:就)?{_CN_VERB}(?!{_CN_END}(?:[，,。！!～~]|$))(?P<t>.+)$",
-    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我)?{_CN_VERB}{_CN_END}(?:[，,。！!～~]|$)",
-    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?{_CN_END}(?:[，,。！!～~]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你|帮我|给我|请|麻烦你?|求你)(?:就)?(?:帮我|给我)?{_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:就)?(?!{_CN_PLAIN}){_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:就)?{_CN_PLAIN}了?(?:吧|哈|啊|啦)+(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.*?(?:说|讲|提|告诉你)(?:过|到)?的.+?|.+?(?:那件事|那个事|那事儿?|的事情?))[，,]?\s*(?:就)?{_CN_PLAIN}"
+    rf"{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?(?:那个|那件事|那事儿?|的事|这件事|这个事))\s*[，,]?\s*(?:你)?(?:就)?(?:别|不要)(?:再)?(?:保)?存(?:着|下来)?"
+    rf"{_CN_END}(?:[，,。！!～~\s]|$)",
 )
 """Chinese request shapes."""
 
@@ -104,7 +120,7 @@ _NOT_A_REQUEST = re.compile(
     r"\b(?:drop|skip|scrap|lose|cut|remove|get rid of|ditch|discard|ignore|strike|scrub)\s+"
     r"(?:the\s+|all\s+the\s+|those\s+|these\s+|your\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
     r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
-    r"^\s*(?:how|what|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
+    r"^\s*(?:how|what(?!\s+i\s+(?:said|told|mentioned|shared)\b)|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
     r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b|\bforgot to\b|\bi (?:totally |completely |almost |nearly )?forgot\b",
     re.IGNORECASE,
 )
@@ -164,6 +180,10 @@ _CN = [re.compile(p) for p in CN_REQUESTS]
 
 
 def _trim_en(topic: str) -> str:
+    kept_in = re.match(r"^\s*(it|that|this|all of (?:it|that))\s+(?:from|out of|off)\s+(?:wherever|whatever|your|the)\b",
+                       topic, re.IGNORECASE)
+    if kept_in:  # "wipe that from your notes": "that", what the message said before, not "your notes"
+        return kept_in.group(1)
     topic = _EN_CONTAINER.sub("", topic.strip(" \"'“”"), count=1)
     topic = _EN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:that|about|the whole thing about|the whole|the entire|(?:anything|everything|something) about)\s+", "", topic,
@@ -172,7 +192,9 @@ def _trim_en(topic: str) -> str:
 
 
 def _trim_cn(topic: str) -> str:
-    topic = _CN_CONTAINER.sub("", topic.strip(), count=1)
+    # "阿玲那件事（离婚）": what is in the brackets says which thing about 阿玲
+    topic = re.sub(r"(?:那件事|那个事|那事儿?|的事情?|这件事)?\s*[（(【\[]([^）)】\]]{1,12})[）)】\]]", r"\1", topic.strip())
+    topic = _CN_CONTAINER.sub("", topic, count=1)
     topic = _CN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:那个|这个|关于|我的(?=.{2,}信息))", "", topic)
     topic = _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
@@ -262,7 +284,8 @@ def _antecedent(sentences: list[str]) -> str:
     for sentence in sentences:
         if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I):
             continue  # "Not my story to tell.", "It's private."
-        topic = _trim_en(_ANTECEDENT_FRAME.sub("", sentence.strip(), count=1).rstrip("?"))
+        opened = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)  # "So, the Porto hostel thing?"
+        topic = _trim_en(_ANTECEDENT_FRAME.sub("", opened, count=1).rstrip("?"))
         if topic:
             return topic
     return ""

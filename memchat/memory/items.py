@@ -297,6 +297,14 @@ class MemoryStore:
         return {int(r["superseded_by"]) for r in self.db.rows(
             f"SELECT DISTINCT superseded_by FROM memories WHERE status = 'superseded' AND superseded_by IN ({marks})", ids)}
 
+    def later_windows(self, episode: Memory) -> list[Memory]:
+        """The active episodes a long message made after `episode`, in order: the windows that read on from it."""
+        same = ("source_message = ?", episode.source_message) if episode.source_message is not None else \
+            ("source_message IS NULL AND created_at = ?", episode.created_at)
+        return [_memory(r) for r in self.db.rows(
+            f"SELECT * FROM memories WHERE kind = ? AND status = 'active' AND id > ? AND {same[0]} ORDER BY id",
+            (EPISODE, episode.id, same[1]))]
+
     def distilled_from(self, episode_id: int) -> list[Memory]:
         """The active and pending typed memories distilled from an episode."""
         return [_memory(r) for r in self.db.rows(

@@ -110,10 +110,17 @@ _CONDITION = re.compile(
 """'When you explain something, use numbered steps.': a condition and an instruction, not a question."""
 
 
+_TRAILING_OFF = re.compile(
+    r"^(?:i|we|my|our)\b(?!\s+(?:wonder|was wondering|don'?t know|dunno|need to know|want to know|should|could|can|would|"
+    r"might)\b)[^?]*(?:\.\.\.|…)\s*[\w'-]+(?:\s+[\w'-]+)?\?+$", re.IGNORECASE)
+"""A statement that trails off into a doubt ("I did a trial shift on Monday and it went... fine?"): it tells
+something, and asks nothing of us."""
+
+
 def is_question(sentence: str) -> bool:
     stripped = sentence.strip()
     if stripped.endswith("?") or stripped.endswith("？"):
-        return True
+        return not _TRAILING_OFF.match(stripped)
     if _CONDITION.match(stripped):
         return False
     return (bool(_QUESTION_START.match(stripped)) or bool(_WH_START.match(_LEADING_CHATTER.sub("", stripped)))

@@ -162,6 +162,13 @@ _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
 
 
+def goes_on(sentence: str) -> bool:
+    """A sentence that opens on whom the one before named and says nothing a slot holds ("Ruth started chemo. She's
+    lost her hair…", "His accountant filed nothing…"): it goes on telling that story. "He's turning 70 in June"
+    after "Dad's knee surgery is on Friday" is a fact of its own."""
+    return bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None and not _OWN_FACT.search(sentence)
+
+
 def without_topic(content: str, topic: str) -> str:
     """An episode with the sentences about `topic` taken out, when it also says other things ("I have two
     kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
@@ -169,13 +176,10 @@ def without_topic(content: str, topic: str) -> str:
     sentences = split_sentences(content)
     kept, dropped = [], False
     for sentence in sentences:
-        # the one sentence after a dropped one that opens on whom it named and says nothing a slot holds
-        # ("Ruth started chemo. She's lost her hair…") goes on telling that story, and goes with it; "He's
-        # turning 70 in June" after "Dad's knee surgery is on Friday" is a fact of its own and stays
-        goes_on = (dropped and bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None
-                   and not _OWN_FACT.search(sentence))
+        # the one sentence after a dropped one that goes on telling its story goes with it
+        continues = dropped and goes_on(sentence)
         dropped = about(topic, sentence)
-        if not (dropped or goes_on):
+        if not (dropped or continues):
             kept.append(sentence)
     return " ".join(kept) if kept and len(kept) < len(sentences) else ""
 

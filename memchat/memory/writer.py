@@ -71,7 +71,7 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, without_topic
+from memchat.memory.topic_match import TopicMatcher, goes_on, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -526,6 +526,12 @@ class MemoryWriter:
                     episodes.setdefault(origin.id, origin)
             rest = {i: without_topic(e.content, topic) if topic else "" for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
+            if topic:  # a long message's next window that goes on with the story ("His accountant…") goes with it
+                for gone in [e for i, e in episodes.items() if i not in rest]:
+                    for window in self.memories.later_windows(gone):
+                        if window.id in episodes or not goes_on(window.content):
+                            break
+                        episodes[window.id] = window
             if topic:  # what else the forgotten sentences stored ("Leo got caught shoplifting. He has a court
                 found = found + self._told_with(episodes, rest, {m.id for m in found})  # date…": the court date too)
             with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
