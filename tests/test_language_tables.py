@@ -300,3 +300,19 @@ def test_the_parts_of_a_question_share_what_they_ask(question, parts):
 ])
 def test_a_question_in_everyday_words_asks_for_its_slot(question, slot):
     assert slot in slots_asked(question)
+
+
+@pytest.mark.parametrize(("message", "kept"), [
+    ("我爸4月17号过六十大寿 打算在饭店订几桌酒席 订几桌合适呢", "4月17号"),
+    ("阿杰他爸妈都是东北人 过年想让我们去哈尔滨 那边冬天要带什么衣服", "东北人"),
+])
+def test_chinese_typed_with_spaces_keeps_what_it_tells_before_its_question(tmp_path, message, kept):
+    """Found on held-out set D: a question in the last space-separated chunk made the whole message a question."""
+    from helpers import fake_services
+    assert split_sentences(message)[-1] in ("订几桌合适呢", "那边冬天要带什么衣服")
+    services = fake_services(tmp_path)
+    services.writer.process(message, session_id=None, message_id=None, now=MONDAY)
+    alive = [m.content for m in services.memories.list_items(statuses=("active",), episodes=True)]
+    assert any(kept in a for a in alive) and not any("合适呢" in a or "什么衣服" in a for a in alive), alive
+    assert split_sentences("今天好累 你呢？") == ["今天好累", "你呢？"]
+    assert split_sentences("我在成都 做设计") == ["我在成都 做设计"]

@@ -11,7 +11,7 @@ import re
 
 from memchat.memory.forget_requests import forget_request, forget_topic, topic_parts
 from memchat.memory.secrets import secret_kind, talks_about_credentials
-from memchat.memory.segment import split_sentences
+from memchat.memory.segment import CN_QUESTION, split_sentences
 from memchat.memory.slots import slot_of
 
 __all__ = ["forget_request", "forget_topic", "talks_about_credentials", "topic_parts"]  # re-exported: rules are read from here
@@ -26,12 +26,6 @@ _FILLER = re.compile(r"^(ok(ay)?|cool|nice|great|thanks|thank you|haha|lol|hmm+|
 _QUESTION_START = re.compile(
     r"^(what|who|where|when|why|how|which|do|does|did|is|are|can|could|would|will|should|shall|am|have|has)\b", re.IGNORECASE
 )
-_CN_QUESTION = re.compile(r"(吗|呢|什么|怎么|哪|谁|几|多少|是否)[？?]?$|[？?]$"
-                          r"|^(?:怎么|如何|为什么|为啥|咋|请问|有没有人知道)"
-                          r"|^[^，,；;]*(?:啥|什么|哪些|哪个|哪种|哪里|哪儿)[^，。,.!！\s]{0,6}(?:啊|呀|呢|啦)?$")
-"""A Chinese question, with or without its mark: a final particle or question word, one that opens it (怎么跟老板说…),
-or a question word in the last phrase of a one-phrase sentence (端午节还有啥习俗; not "她生日11月8号，你帮我想想送啥子",
-which says the birthday first)."""
 _LEADING_CHATTER = re.compile(r"^(?:(?:ok(?:ay)?|so|and|but|also|hey|hi|um+|hmm+|well|right|oh|btw|lol|quick question|"
                               r"question)\b[\s,.:!-]*)+", re.IGNORECASE)
 """What may come before a question's first word ("ok so how do I…"): then only a wh-word makes it a question
@@ -124,7 +118,7 @@ def is_question(sentence: str) -> bool:
     if _CONDITION.match(stripped):
         return False
     return (bool(_QUESTION_START.match(stripped)) or bool(_WH_START.match(_LEADING_CHATTER.sub("", stripped)))
-            or bool(_CN_QUESTION.search(stripped)))
+            or bool(CN_QUESTION.search(stripped)))
 
 
 def contains_secret(text: str) -> str | None:
