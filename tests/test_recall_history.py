@@ -297,3 +297,25 @@ def test_the_users_own_birthday_said_so_is_no_answer_for_a_relatives():
     assert not_theirs("mum", own, [], "When is my mum's birthday?").startswith("not about your mum")
     assert not_theirs("mum", mums, [], "When is my mum's birthday?") == ""
     assert not_theirs("", own, [], "When is my birthday?") == ""
+
+
+def test_a_question_about_what_used_to_be_is_not_answered_by_what_ended_it(tmp_path):
+    """Found on held-out set D: "Who did I use to play tennis with?" was answered only by "has given up tennis"
+    (the real-model eval selects the ended statement; the fake embedder here only shows the reason goes)."""
+    services = fake_services(tmp_path)
+    services.writer.process("I play squash every Saturday at the Westgate courts with my neighbour Idris.",
+                            session_id=None, message_id=None, now=1000.0)
+    services.writer.process("My knee's wrecked, so I've given up squash.", session_id=None, message_id=None, now=2000.0)
+
+    def episode_reason(query):
+        return next(c.reason for c in recall(services, query).candidates
+                    if c.memory.is_episode and "Idris" in c.memory.content)
+
+    assert episode_reason("Who do I play squash with at the Westgate courts?").startswith("earlier value")
+    assert not episode_reason("Who did I use to play squash with at the Westgate courts?").startswith("earlier value")
+
+
+def test_a_car_model_that_is_also_a_sport_is_no_car():
+    from memchat.memory.concepts import concepts_in
+    assert "car" not in concepts_in("I play golf at Radyr on Sundays.")
+    assert "car" not in concepts_in("Polo most Sundays with my cousin.")

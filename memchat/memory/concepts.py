@@ -72,7 +72,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("vehicle", None, "vehicle|vehicles|wheels|van|truck|pickup|bakkie|ute|suv|jeep|camper|campervan|车|车子"),
     ("car", "vehicle", "car|cars|auto|motor|honda|ford|volkswagen|nissan|bmw|audi|mercedes|skoda|renault|peugeot|"
                        "fiat|hyundai|mazda|volvo|vauxhall|subaru|lada|suzuki|citroen|dacia|toyota|kia|tesla|fiesta|"
-                       "golf|polo|corsa|civic|corolla|yaris|clio|prius|qashqai|octavia|niva|hilux|汽车|小车|轿车|比亚迪|"
+                       "corsa|civic|corolla|yaris|clio|prius|qashqai|octavia|niva|hilux|汽车|小车|轿车|比亚迪|"
                        "大众|丰田|本田|特斯拉"),
     ("motorbike", "vehicle", "motorbike|motorcycle|moped|scooter|摩托|摩托车|电动车|电瓶车"),
     ("bicycle", "vehicle", "bicycle|bike|cycle|e-bike|ebike|自行车|单车"),

@@ -67,7 +67,7 @@ from memchat.memory.terms import (
     search_terms,
     term_set,
 )
-from memchat.memory.timeexpr import asks_when, query_months
+from memchat.memory.timeexpr import asks_the_past, asks_when, query_months
 from memchat.memory.workplace import another_workplace
 from memchat.types import Candidate, Memory
 
@@ -149,7 +149,7 @@ def not_about(name: str, content: str, relations: frozenset[str] = frozenset()) 
     is a nurse”) or a pet. Once the store knows who they are to the user (`relations`: Zanele is a
     daughter), only a word for that relation could be them: "met at a friend's wedding" is not about Zanele.
     The user's own job is no answer to "What does Rhona do for work?"."""
-    if not name or re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE):
+    if not name or re.search(rf"\b{re.escape(name)}s?\b", content, re.IGNORECASE):  # "kemals birthday"
         return ""
     if not relations and _SOMEONE.search(content):
         return ""
@@ -659,12 +659,13 @@ class Recaller:
         children = self.memories.superseded_children(episodes)
         candidates += self._endings(candidates, children)
         duplicates = same_statements(candidates)  # after the endings: one lifted stands for its own episode
-        older = history_episodes(candidates, children, asked, settings.floor)
+        past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
+        older = {} if past else history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
         older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
             older.update(earlier_ages(candidates, named))
-        if not when:  # "when did I get the allotment?" asks for the earlier statement itself
+        if not when and not past:  # "when did I get the allotment?" asks for the earlier statement itself
             ended = {i: e for i, e in ended_later(candidates, settings.floor).items() if i not in older}
             candidates = lift_endings(candidates, ended)
             older.update(ended)

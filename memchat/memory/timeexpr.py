@@ -276,6 +276,15 @@ def asks_when(query: str) -> bool:
     return bool(_WHEN.search(query))
 
 
+_THE_PAST = re.compile(r"\b(?:used to|use to|usually did|back when|in the old days|before i (?:quit|stopped|gave up|sold|left))\b"
+                       r"|以前|之前常|原来(?:常|总)", re.IGNORECASE)
+
+
+def asks_the_past(query: str) -> bool:
+    """"Who did I use to play tennis with?": a question about what was, for which what ended it is no answer."""
+    return bool(_THE_PAST.search(query))
+
+
 def query_months(query: str) -> list[tuple[int | None, int]]:
     """(year or None, month) of each absolute month reference in the query ("in June", "2026年3月", "三月").
 
