@@ -481,6 +481,9 @@ def test_a_kind_of_thing_after_a_request_is_its_reason_not_a_topic_of_its_own(tm
     ("阿玲要离婚了，已经分居两个月了。", "之前讲的阿玲那件事（离婚）你帮我删掉吧 她不想声张", ["离婚"], []),
     ("老周上个月住院了，心脏搭了个桥。", "上回说老周住院那事 你删了吧 他不想让人知道", ["住院"], []),
     ("我堂妹退学了，她爸妈还不知道。", "我堂妹退学那个 别存了 她爸妈还不知道", ["退学"], []),
+    # news told to us after a space ("偷偷告诉你 …") is kept to be forgotten; a relation that tells the detail goes too
+    ("偷偷告诉你 小敏要离婚了！她是我大学室友 认识十几年了 已经分居三个月了 目前只有我知道", "小敏离婚那件事你帮我删了吧",
+     ["离婚", "分居"], []),
 ])
 def test_found_on_held_out_set_d_forget_requests_in_more_shapes(tmp_path, told, asked, gone, kept):
     """Kinds a helper found on a fresh held-out set (D), each written here in sentences of our own."""

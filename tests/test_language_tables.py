@@ -316,3 +316,10 @@ def test_chinese_typed_with_spaces_keeps_what_it_tells_before_its_question(tmp_p
     assert any(kept in a for a in alive) and not any("合适呢" in a or "什么衣服" in a for a in alive), alive
     assert split_sentences("今天好累 你呢？") == ["今天好累", "你呢？"]
     assert split_sentences("我在成都 做设计") == ["我在成都 做设计"]
+
+
+def test_news_told_to_the_assistant_is_kept_as_news():
+    from memchat.memory.episodes import kept_sentences
+    assert kept_sentences("跟你说个事，不在天府那边干了，现在在顺丰送快递") != []
+    assert kept_sentences("偷偷告诉你 阿玲要离婚了！") != []
+    assert kept_sentences("你好会安慰人") == [], "a remark to the assistant is still nothing about the user"

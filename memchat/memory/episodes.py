@@ -50,9 +50,16 @@ def _words(text: str) -> int:
 _TO_THE_ASSISTANT = re.compile(r"\b(?:you|you're|your|u)\b|你|您", re.IGNORECASE)
 
 
+_TELLING_YOU = re.compile(r"^(?:偷偷|悄悄)?(?:告诉你|跟你说|和你说|和你讲|跟你讲|给你说)(?:个事|件事|一件事|个秘密)?(?:吧|哈|啊)?"
+                          r"[，,:：!！\s]+|^(?:let me tell you|guess what|i have to tell you|just so you know)\b[,:!\s]*",
+                          re.IGNORECASE)
+"""'偷偷告诉你 阿玲要离婚了': the news is told to us, not about us."""
+
+
 def _about_the_assistant(sentence: str) -> bool:
     """'You're so good at this', '你好会安慰人': a remark to the assistant, nothing about the user."""
-    return bool(_TO_THE_ASSISTANT.search(sentence)) and not mentions_the_user(sentence)
+    told = _TELLING_YOU.sub("", sentence, count=1)
+    return bool(_TO_THE_ASSISTANT.search(told)) and not mentions_the_user(told)
 
 
 PHATIC = frozenset("""

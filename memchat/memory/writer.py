@@ -565,11 +565,11 @@ class MemoryWriter:
             gone = [set(search_terms(s)) for s in split_sentences(episode.content)]
             gone = [g for g in gone if g not in kept]
             for memory in self.memories.distilled_from(episode_id):
-                if memory.id in found or memory.kind == "relation":  # "The user's brother is Tom" is not the arrest
+                if memory.id in found:
                     continue
                 words = set(search_terms(memory.content)) - _USER_WORDS - _whom_it_names(memory.content)
-                if not words:
-                    continue
+                if not words or memory.kind == "relation" and len(words) < 3:
+                    continue  # "The user's brother is Tom" is not the arrest; "她是我前同事 已经分居两个月了" tells it
                 share = max((len(words & g) / len(words) for g in gone), default=0.0)
                 if share >= 0.6 and share > max((len(words & k) / len(words) for k in kept), default=0.0):
                     told.append(memory)
