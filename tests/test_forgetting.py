@@ -499,3 +499,19 @@ def test_found_on_held_out_set_d_forget_requests_in_more_shapes(tmp_path, told, 
 def test_look_alikes_of_the_new_request_shapes_are_not_requests(said):
     from memchat.memory.forget_requests import forget_request
     assert forget_request(said) is None
+
+
+@pytest.mark.parametrize(("about_one", "together", "asked", "kept", "gone"), [
+    ("My sister Nadia works as a pharmacist in Leeds.", "Nadia and Tomas have been arguing a lot and might split up.",
+     "Hey, that stuff I told you about Nadia and Tomas, please forget it, it's private.", "pharmacist", "split up"),
+    ("Our nephew Benji plays the cello in the school orchestra.", "Benji and Ruby got suspended for fighting at lunch.",
+     "On second thought, that business I mentioned about Benji and Ruby, forget I ever said it.", "cello", "suspended"),
+])
+def test_forgetting_two_people_named_together_takes_their_matter_not_all_of_each(tmp_path, about_one, together, asked,
+                                                                                   kept, gone):
+    """Found on held-out set D by a helper: a topic of two names took every memory naming either of them."""
+    services = fake_services(tmp_path)
+    _told(services, about_one, together)
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert gone not in alive and kept in alive, alive
