@@ -42,9 +42,12 @@ _SUBSTANCE = re.compile(
 _INTRODUCED = re.compile(
     rf"\b(?:my|our) (?:\w+ )?({RELATIVE_WORDS}|twins|kids|boys|girls|children|sons|daughters),? "
     rf"((?-i:[A-Z][a-z]{{2,}}(?:,? and [A-Z][a-z]{{2,}})?))\b"
-    rf"|\b((?-i:[A-Z][a-z]{{2,}})) \((?:my|our) (?:\w+ )?({RELATIVE_WORDS})\)",
+    rf"|\b((?-i:[A-Z][a-z]{{2,}})) \((?:my|our) (?:\w+ )?({RELATIVE_WORDS})\)"
+    rf"|(?<=\s)((?-i:[A-Z][a-z]{{2,}}))\b(?:(?!(?-i:\b[A-Z]))[^.!?;]){{0,40}}?,\s*(?:he|she)(?:'s|’s| is) (?:my|our) "
+    rf"(?:\w+ )?({RELATIVE_WORDS})\b(?!-)",
     re.IGNORECASE,
 )
+""""my son Ruairi", "Ruairi (my son)", "a long call with Ruairi yesterday, he's our son": a relative by name."""
 
 
 def relation_in(content: str, name: str) -> str | None:
@@ -85,7 +88,8 @@ def introductions(sentence: str) -> list[tuple[str, str]]:
     "Rhona (my partner) left it…" → partner, Rhona."""
     found = []
     for match in _INTRODUCED.finditer(sentence):
-        relation, name = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+        relation, name = ((match.group(1), match.group(2)) if match.group(1) else
+                          (match.group(4), match.group(3)) if match.group(4) else (match.group(6), match.group(5)))
         found.append((relation.lower(), name))
     found += [(match.group(1), match.group(2)) for match in _CN_INTRODUCED.finditer(sentence)]
     return found
