@@ -714,3 +714,16 @@ def test_a_thing_someone_else_has_or_a_request_is_no_fact_of_the_users(tmp_path,
     process(services, text, now=1000.0)
     assert not [m for m in services.memories.list_items(statuses=("active",))
                 if not m.is_episode and m.subject == "user" and m.kind == "fact"]
+
+
+def test_a_retirement_ends_nothing_its_own_message_said(tmp_path):
+    """Found on held-out set D: "…I cycle to work now, so no more buses" retired the cycling it had just stated."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("I take the bus to work, it crawls.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("Since the move I cycle to work along the towpath, so no more buses for me.",
+                            session_id=None, message_id=None, now=2000.0)
+    typed = {m.content: m.status for m in services.memories.list_items(statuses=("active", "superseded"))
+             if not m.is_episode and m.attribute == "commute"}
+    assert any("cycles" in c and s == "active" for c, s in typed.items()), typed
+    assert all(s == "superseded" for c, s in typed.items() if "bus to work" in c), typed

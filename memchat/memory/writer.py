@@ -191,6 +191,13 @@ def _topics(text: str) -> set[str]:
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
 
 
+def _said_with(memory: Memory, draft: MemoryDraft, now: float | None) -> bool:
+    """Whether a stored memory came from the message a draft comes from."""
+    if draft.source_message is not None:
+        return memory.source_message == draft.source_message
+    return now is not None and memory.created_at == now
+
+
 def _same_person(old: str, new: str) -> bool:
     """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss. The
     person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev."""
@@ -416,7 +423,7 @@ class MemoryWriter:
                 duplicate.id, max(duplicate.importance, draft.importance), max(duplicate.confidence, draft.confidence)
             )
             return WriteOutcome("merged", draft.content, f"same as #{duplicate.id}", duplicate.id)
-        rivals = self._rivals(draft)
+        rivals = self._rivals(draft, now)
         if not rivals:
             added = self.memories.add(draft, now)
             return WriteOutcome("added", added.content, f"new {added.kind}", added.id)
@@ -442,9 +449,14 @@ class MemoryWriter:
         why = "correction" if draft.correction else "retirement" if draft.retirement else "newer statement"
         return WriteOutcome("superseded", added.content, f"{why} replaces #{rivals[-1].id}", added.id, rivals[-1].id)
 
-    def _rivals(self, draft: MemoryDraft) -> list[Memory]:
+    def _rivals(self, draft: MemoryDraft, now: float | None = None) -> list[Memory]:
         """The active memories this draft replaces: the slot's value (single-valued slots), or, in a
-        many-valued slot, only on switch or retirement language — the value it names, else the latest."""
+        many-valued slot, only on switch or retirement language — the value it names, else the latest.
+        A retirement ends nothing its own message said: "I cycle to work now, so no more buses" keeps the cycling."""
+        rivals = self._slot_rivals(draft)
+        return [m for m in rivals if not _said_with(m, draft, now)] if draft.retirement else rivals
+
+    def _slot_rivals(self, draft: MemoryDraft) -> list[Memory]:
         if not draft.attribute or draft.attribute == "event":
             return []
         many = multi_valued(draft.attribute)
