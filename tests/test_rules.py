@@ -108,7 +108,11 @@ def test_terms_split_chinese_into_bigrams_and_stem_english():
      ("When is my flight?", True),
      # a statement that trails off into a doubt tells something
      ("I did a trial shift on Monday and it went... fine?", False), ("We had a second date and it was… nice?", False),
-     ("I wonder if it went... fine?", True), ("Did it go... fine?", True), ("I got the job?", True)],
+     ("I wonder if it went... fine?", True), ("Did it go... fine?", True), ("I got the job?", True),
+     # a standing request asked as a question is an instruction
+     ("Would you mind giving me your answers as a checklist from now on?", False),
+     ("Could you keep replies under 100 words going forward?", False), ("以后回答能不能短一点？", False),
+     ("Could you explain how tides work?", True)],
 )
 def test_a_condition_and_an_instruction_is_not_a_question(text, question):
     assert is_question(text) is question

@@ -207,7 +207,7 @@ def third_person(clause: str) -> str:
     text = re.sub(r"(我们|咱们|我)", "用户", text)
     text = text.rstrip(" ,;:—–-")
     text = text[:1].upper() + text[1:]
-    if not re.search(r"[.!。！)）\"”]$", text):
+    if not re.search(r"[.!。！)）\"”?？]$", text):  # a request asked as a question keeps its mark
         text += "。" if re.search(r"[\u4e00-\u9fff]$", text) else "."
     return text
 

@@ -111,10 +111,17 @@ _TRAILING_OFF = re.compile(
 something, and asks nothing of us."""
 
 
+_STANDING_REQUEST = re.compile(
+    r"^(?:(?:please|pls)\s+)?(?:would you mind|could you|can you|will you|would you)\b[^?]*"
+    r"\b(?:from now on|going forward|in future|in the future|from here on(?: in)?|for the rest of)\b|以后.{0,12}(?:能不能|可以吗|行吗|好吗)",
+    re.IGNORECASE)
+"""'Would you mind giving me your answers as a checklist from now on?': asked as a question, kept as an instruction."""
+
+
 def is_question(sentence: str) -> bool:
     stripped = sentence.strip()
     if stripped.endswith("?") or stripped.endswith("？"):
-        return not _TRAILING_OFF.match(stripped)
+        return not (_TRAILING_OFF.match(stripped) or _STANDING_REQUEST.search(stripped))
     if _CONDITION.match(stripped):
         return False
     return (bool(_QUESTION_START.match(stripped)) or bool(_WH_START.match(_LEADING_CHATTER.sub("", stripped)))
