@@ -323,3 +323,11 @@ def test_news_told_to_the_assistant_is_kept_as_news():
     assert kept_sentences("跟你说个事，不在天府那边干了，现在在顺丰送快递") != []
     assert kept_sentences("偷偷告诉你 阿玲要离婚了！") != []
     assert kept_sentences("你好会安慰人") == [], "a remark to the assistant is still nothing about the user"
+
+
+def test_chinese_words_inside_others_and_questions_asked_one_after_another():
+    """Found on held-out set D by a helper, in sentences of our own."""
+    from memchat.memory.concepts import concepts_in, kin_of_others
+    assert "home" not in concepts_in("这周加班太多 真的顶不住") and "home" in concepts_in("我住在江北")
+    assert "mother" in kin_of_others("它妈妈以前也是流浪猫"), "a pet's mother is no mother of the user's"
+    assert sub_queries("我姐住哪？我侄子几岁了？") == ["我姐住哪", "我侄子几岁了"]

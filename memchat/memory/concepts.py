@@ -206,6 +206,8 @@ _NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)
                  "妹妹": "(?!夫)", "我弟": "(?!媳)", "弟弟": "(?!媳)", "住": "(?!院)"}
 """A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company"), 我妹 in
 我妹夫 (a sister's husband)."""
+_NOT_PRECEDED = {"住": "(?<![不得])"}
+"""A Chinese word that is also the end of an unrelated one: 住 in 顶不住, 记不住, 忍不住 ("can't bear/keep")."""
 
 
 _PIECE = re.compile(r"[a-z]+")
@@ -223,7 +225,8 @@ class _Concept:
         self.en_starts = frozenset(_PIECE.findall(" ".join(stem(w) for w in word.split()))[0] for word in english)
         """The first piece of each of its stems: a text without any of them cannot match `en`."""
         self.zh = tuple(sorted((w for w in split if has_cjk(w)), key=len, reverse=True))
-        self.zh_pattern = re.compile("|".join(re.escape(w) + _NOT_FOLLOWED.get(w, "") for w in self.zh)) if self.zh else None
+        self.zh_pattern = re.compile("|".join(_NOT_PRECEDED.get(w, "") + re.escape(w) + _NOT_FOLLOWED.get(w, "")
+                                              for w in self.zh)) if self.zh else None
         self.zh_starts = frozenset(w[0] for w in self.zh)
 
 
@@ -286,7 +289,7 @@ _KIN = (r"(?:(?:late|old|new|little|big|older|younger|twin)\s+)?(?:mum|mom|mothe
         r"baby|in-laws|siblings?|brother-in-law|sister-in-law|fianc[eé]e?)\b")
 _ZH_KIN = r"(?:妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|老婆|老公|孩子|女朋友|男朋友|对象|媳妇)"
 _OTHERS_KIN = re.compile(
-    rf"\b(?:his|her|their|(?-i:[A-Z][a-z]+)(?:'s|’s))\s+{_KIN}|(?:他|她|他们|她们|[\u4e00-\u9fff]{{1,3}}(?<!我)的)(?:的)?{_ZH_KIN}",
+    rf"\b(?:his|her|their|its|(?-i:[A-Z][a-z]+)(?:'s|’s))\s+{_KIN}|(?:他|她|它|他们|她们|它们|[\u4e00-\u9fff]{{1,3}}(?<!我)的)(?:的)?{_ZH_KIN}",
     re.IGNORECASE,
 )
 _HAS_KIN = re.compile(

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-_SPLIT = re.compile(r"\s*(?:,?\s+\band\b(?!\s+(?:I|me)\b)\s+|\s*&\s*|[,，、;；]\s*(?:and\s+)?|和|以及|还有|跟)\s*", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:,?\s+\band\b(?!\s+(?:I|me)\b)\s+|\s*&\s*|[,，、;；]\s*(?:and\s+)?|和|以及|还有|跟|"
+                    r"(?<=[？?])(?=\s*\S))\s*", re.IGNORECASE)
+"""Where a compound question's parts meet: "and", a comma, 和, or the mark of a first question before a second
+("我姐住哪？我侄子几岁了？")."""
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u3400-\u9fff]")
 
 
