@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-_SPLIT = re.compile(r"\s*(?:,?\s+\band\b(?!\s+(?:I|me)\b)\s+|\s*&\s*|[,，、;；]\s*(?:and\s+)?|和|以及|还有|跟|"
+_SPLIT = re.compile(r"\s*(?:,?\s+\band\b(?!\s+(?:I|me)\b)\s+|\s*&\s*|[,，、;；]\s*(?:and\s+)?|(?:和|跟)(?![我你他她](?![的哥姐弟妹爸妈老儿女家]))|以及|还有|"
                     r"(?<=[？?])(?=\s*\S))\s*", re.IGNORECASE)
 """Where a compound question's parts meet: "and", a comma, 和, or the mark of a first question before a second
-("我姐住哪？我侄子几岁了？")."""
+("我姐住哪？我侄子几岁了？"). 和/跟 before a bare pronoun is "with": "阿杰什么时候跟我借的车？" (but "我姐和我哥" is two people)."""
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u3400-\u9fff]")
 
 

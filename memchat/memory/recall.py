@@ -120,9 +120,10 @@ def asked_about(query: str) -> str:
 
 _NAMED_IN_QUESTION = re.compile(
     r"\b(?:does|did|is|was|has|had|will|would|can|could)\s+((?-i:[A-Z][a-z]{2,}))\b(?!')"
-    r"|(?-i:\b([A-Z][a-z]{2,}))(?:'s|’s)\b",
+    r"|(?<!\bat )(?<!\bto )(?<!\bfrom )(?<!\binto )(?<!\bnear )(?<!\bSt )(?<!\bSt\. )(?-i:\b([A-Z][a-z]{2,}))(?:'s|’s)\b",
     re.IGNORECASE,
 )
+# "at Hartley's", "to St Oswald's": a shop or a place named for someone, not a person asked about
 _NOT_A_PERSON = frozenset({"What", "That", "This", "There", "Where", "Who", "How", "When", "Which", "Why", "Let",
                            "Here", "Everyone", "Today", "Tomorrow", "Yesterday", "Nobody", "Anyone", "Someone"})
 
