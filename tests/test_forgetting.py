@@ -464,6 +464,12 @@ def test_a_kind_of_thing_after_a_request_is_its_reason_not_a_topic_of_its_own(tm
      "investigation. His accountant apparently filed nothing for three years and now the revenue people want forty "
      "thousand back, and nobody at his work knows yet.",
      "Please forget what I told you about Joaquin and the tax investigation.", ["accountant", "investigation"], []),
+    # …and what the next window says besides the story stays (review)
+    ("Right, this is a bit delicate so go easy on me, my old flatmate Joaquin is in the middle of a nasty tax "
+     "investigation. His accountant apparently filed nothing for three years and now the revenue people want forty "
+     "thousand back. Totally unrelated but I finally learned to make proper bacalhau last winter and now I cook it "
+     "every Sunday for Marta and the kids, which they love.",
+     "Please forget what I told you about Joaquin and the tax investigation.", ["accountant"], ["bacalhau"]),
     # "that" with where it is kept: what the message named before it, not "your notes"
     ("The hostel mix-up in Porto cost me two nights on a bench at the station.",
      "So, the Porto hostel thing? Please wipe that from your notes. Nothing came of it.", ["bench"], []),
@@ -492,26 +498,23 @@ def test_found_on_held_out_set_d_forget_requests_in_more_shapes(tmp_path, told, 
     services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert not [g for g in gone if g in alive], alive
-    assert "five-a-side" in alive
+    assert "five-a-side" in alive and all(k in alive for k in kept), alive
 
 
-@pytest.mark.parametrize("said", ["钱别存了 买点好吃的", "这个月工资别存了，花了吧", "The drama club meets on Fridays, forget it."])
+@pytest.mark.parametrize("said", ["钱别存了 买点好吃的", "这个月工资别存了，花了吧", "The drama club meets on Fridays, forget it.",
+                                  # found in review: the user's own forgetting, and a thing said of the world
+                                  "作业忘了啦 明天补", "密码忘了啊 怎么办", "你说的那件事我忘了", "我生日你忘了",
+                                  "钥匙又忘了 只能等老公回来", "The drama on the show, forget it, it was scripted.",
+                                  "This matter on my desk - scrap it, it's junk mail."])
 def test_look_alikes_of_the_new_request_shapes_are_not_requests(said):
     from memchat.memory.forget_requests import forget_request
     assert forget_request(said) is None
 
 
-@pytest.mark.parametrize(("about_one", "together", "asked", "kept", "gone"), [
-    ("My sister Nadia works as a pharmacist in Leeds.", "Nadia and Tomas have been arguing a lot and might split up.",
-     "Hey, that stuff I told you about Nadia and Tomas, please forget it, it's private.", "pharmacist", "split up"),
-    ("Our nephew Benji plays the cello in the school orchestra.", "Benji and Ruby got suspended for fighting at lunch.",
-     "On second thought, that business I mentioned about Benji and Ruby, forget I ever said it.", "cello", "suspended"),
-])
-def test_forgetting_two_people_named_together_takes_their_matter_not_all_of_each(tmp_path, about_one, together, asked,
-                                                                                   kept, gone):
-    """Found on held-out set D by a helper: a topic of two names took every memory naming either of them."""
+def test_forgetting_everything_about_two_people_takes_what_each_of_them_was_told_with(tmp_path):
+    """Review: "everything about Ravi and Priya" must reach an arrest told of each of them alone."""
     services = fake_services(tmp_path)
-    _told(services, about_one, together)
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert gone not in alive and kept in alive, alive
+    _told(services, "Ravi got arrested for drink driving on Saturday.", "Priya got arrested with him too.")
+    services.writer.process("Please forget everything I told you about Ravi and Priya.", session_id=None,
+                            message_id=None, now=9 * DAY)
+    assert "arrested" not in _alive(services)

@@ -55,6 +55,8 @@ def test_chatter_about_a_known_person_is_left_alone(said):
     ("Met Tom and Kate at the pub, she's my sister.", [("sister", "Kate")]),
     ("Rang the bank about my card, she's my cousin.", []),
     ("Went to see Aoife, she's my daughter-in-law.", []),
+    ("Dinner at Nando's with the team, she's my manager.", []),
+    ("Had lunch with Tom and his wife, she's my boss now.", []),
 ])
 def test_introductions(sentence, found):
     assert introductions(sentence) == found

@@ -240,6 +240,10 @@ def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
     "Use promo code SPRING20 for the discount.", "The error code is 404, the page is gone.",
     "I write code for a living, mostly Python 3 and some Go.", "The gate keypad takes 10 seconds to light up.",
     "Our zip code is 90210, believe it or not.", "The padlock cost 12 quid at the hardware shop.",
+    # found in review: codes that open nothing, years, and numbers that run on
+    "Ticket code 3321 for the concert", "The booking code is 78234.", "My employee code is 4412",
+    "Dialling code is 0044 for the UK.", "Code 4040 on the dashboard means low oil.", "Her code's 2019 vintage",
+    "The code was 1985 era Fortran.", "the keypad takes 1990s batteries", "The code is 20000 lines long.",
 ])
 def test_what_only_looks_like_a_secret_is_kept(message):
     assert redact(message) == message

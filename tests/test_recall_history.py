@@ -315,6 +315,12 @@ def test_a_question_about_what_used_to_be_is_not_answered_by_what_ended_it(tmp_p
     assert not episode_reason("Who did I use to play squash with at the Westgate courts?").startswith("earlier value")
 
 
+def test_only_used_to_asks_about_the_past():
+    from memchat.memory.timeexpr import asks_the_past
+    assert asks_the_past("Who did I use to play squash with?") and asks_the_past("Where I used to live?")
+    assert not asks_the_past("What do I use to get to work?") and not asks_the_past("I got used to it, what now?")
+
+
 def test_a_car_model_that_is_also_a_sport_is_no_car():
     from memchat.memory.concepts import concepts_in
     assert "car" not in concepts_in("I play golf at Radyr on Sundays.")

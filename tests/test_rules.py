@@ -112,7 +112,9 @@ def test_terms_split_chinese_into_bigrams_and_stem_english():
      # a standing request asked as a question is an instruction
      ("Would you mind giving me your answers as a checklist from now on?", False),
      ("Could you keep replies under 100 words going forward?", False), ("以后回答能不能短一点？", False),
-     ("Could you explain how tides work?", True)],
+     ("Could you explain how tides work?", True),
+     # found in review: a doubt about a value is still asked
+     ("My mum's birthday is on... the 5th?", True), ("I left my keys at... where?", True)],
 )
 def test_a_condition_and_an_instruction_is_not_a_question(text, question):
     assert is_question(text) is question

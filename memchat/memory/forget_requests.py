@@ -27,7 +27,7 @@ _PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
                r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
-_SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga|drama|gossip|matter)s?"
+_SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
 """What a request calls the thing said: "the Spotify interview stuff", "that thing about Gary"."""
 _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everything|any|all|that|this|those|these|a record|"
                   r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b|"
@@ -69,8 +69,8 @@ EN_REQUESTS: tuple[str, ...] = (
     rf"^(?P<t>(?:that|the|this)\s+{_SAID_THING}\s+(?:about|on|re|with)\s+.+?)\s*[—–,;:.-]+\s*"
     rf"(?:(?:please\s+|pls\s+|just\s+|so\s+)?{_NOT}\s+{_KEEP_VERBS}|"
     rf"{_PLEASE}(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|clear|bin|ditch|lose|get rid of))\s+(?:it|that|this)\b",
-    rf"^(?:that|the|this|what|all (?:that|the))\s+(?:(?:[\w'-]+\s+){{0,2}}?{_SAID_THING}\s+)?"
-    r"(?:(?:that\s+)?i\s+(?:told|said|mentioned|shared)(?:\s+(?:to\s+)?(?:you|u))?\s+)?"
+    r"^(?:that|the|this|what|all (?:that|the))\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:that\s+)?i\s+(?:told|said|mentioned|shared)(?:\s+(?:to\s+)?(?:you|u))?\s+"
     r"(?:(?:about|on|re|with|concerning|regarding)\s+)+(?P<t>.+?)\s*[—–,;:.-]+\s*(?:please\s+|pls\s+|just\s+|so\s+)?"
     rf"(?:{_NOT}\s+{_KEEP_VERBS}\s+(?:it|that|this)|"
     r"(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|bin|ditch|lose)\s+(?:about\s+)?(?:it|that|this|"
@@ -105,11 +105,11 @@ CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)从(?:你的)?(?:记忆|记录|脑子)(?:里|中)?(?:去掉|拿掉|划掉|抹掉|删掉)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
     rf"^{_CN_ASK}(?:就)?{_CN_VERB}(?!{_CN_END}(?:[，,。！!～~]|$))(?P<t>.+)$",
-    rf"^(?P<t>.+?)[，,]?\s*(?:你|帮我|给我|请|麻烦你?|求你)(?:就)?(?:帮我|给我)?{_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
-    rf"^(?P<t>.+?)[，,]?\s*(?:就)?(?!{_CN_PLAIN}){_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
-    rf"^(?P<t>.+?)[，,]?\s*(?:就)?{_CN_PLAIN}了?(?:吧|哈|啊|啦)+(?:[，,。！!～~\s]|$)",
-    rf"^(?P<t>.*?(?:说|讲|提|告诉你)(?:过|到)?的.+?|.+?(?:那件事|那个事|那事儿?|的事情?))[，,]?\s*(?:就)?{_CN_PLAIN}"
-    rf"{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我|请|麻烦你?|求你)(?:就)?(?:帮我|给我)?{_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?!{_CN_PLAIN}){_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.+?)[，,]?\s*(?<![我])(?:你)?(?:就)?{_CN_PLAIN}了?(?:吧|哈)+(?:[，,。！!～~\s]|$)",
+    rf"^(?P<t>.*?(?:说|讲|提|告诉你)(?:过|到)?的.+?|.+?(?:那件事|那个事|那事儿?|的事情?|(?<=..)那个))[，,]?\s*(?<![我你])(?:就)?{_CN_PLAIN}"
+    rf"{_CN_END}(?:[，,。！!～~\s]|$)(?!.*(?:怎么办|吗))",
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?{_CN_END}(?:[，,。！!～~\s]|$)",
     rf"^(?P<t>.+?(?:那个|那件事|那事儿?|的事|这件事|这个事))\s*[，,]?\s*(?:你)?(?:就)?(?:别|不要)(?:再)?(?:保)?存(?:着|下来)?"
     rf"{_CN_END}(?:[，,。！!～~\s]|$)",

@@ -43,7 +43,8 @@ _INTRODUCED = re.compile(
     rf"\b(?:my|our) (?:\w+ )?({RELATIVE_WORDS}|twins|kids|boys|girls|children|sons|daughters),? "
     rf"((?-i:[A-Z][a-z]{{2,}}(?:,? and [A-Z][a-z]{{2,}})?))\b"
     rf"|\b((?-i:[A-Z][a-z]{{2,}})) \((?:my|our) (?:\w+ )?({RELATIVE_WORDS})\)"
-    rf"|(?<=\s)((?-i:[A-Z][a-z]{{2,}}))\b(?:(?!(?-i:\b[A-Z]))[^.!?;]){{0,40}}?,\s*(?:he|she)(?:'s|’s| is) (?:my|our) "
+    rf"|(?<=\s)((?-i:[A-Z][a-z]{{2,}}))\b(?!['’])(?:(?!(?-i:\b[A-Z])|\b(?:his|her|their)\b)[^.!?;]){{0,40}}?,\s*"
+    rf"(?:he|she)(?:'s|’s| is) (?:my|our) "
     rf"(?:\w+ )?({RELATIVE_WORDS})\b(?!-)",
     re.IGNORECASE,
 )

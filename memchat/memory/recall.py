@@ -150,7 +150,8 @@ def not_about(name: str, content: str, relations: frozenset[str] = frozenset()) 
     is a nurse”) or a pet. Once the store knows who they are to the user (`relations`: Zanele is a
     daughter), only a word for that relation could be them: "met at a friend's wedding" is not about Zanele.
     The user's own job is no answer to "What does Rhona do for work?"."""
-    if not name or re.search(rf"\b{re.escape(name)}s?\b", content, re.IGNORECASE):  # "kemals birthday"
+    if not name or re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE) \
+            or re.search(rf"\b{re.escape(name.lower())}s\b", content):  # "kemals birthday", not "Ross" for Ros
         return ""
     if not relations and _SOMEONE.search(content):
         return ""

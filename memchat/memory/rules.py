@@ -106,7 +106,8 @@ _CONDITION = re.compile(
 
 _TRAILING_OFF = re.compile(
     r"^(?:i|we|my|our)\b(?!\s+(?:wonder|was wondering|don'?t know|dunno|need to know|want to know|should|could|can|would|"
-    r"might)\b)[^?]*(?:\.\.\.|…)\s*[\w'-]+(?:\s+[\w'-]+)?\?+$", re.IGNORECASE)
+    r"might)\b)[^?]*(?:\.\.\.|…)\s*(?:(?:kind of|sort of|pretty|quite|really|very)\s+)?(?:fine|alright|all right|ok|"
+    r"okay|good|nice|great|well|weird|awkward|bad|fun|interesting|decent|average|meh|not bad|better|worse)\?+$", re.IGNORECASE)
 """A statement that trails off into a doubt ("I did a trial shift on Monday and it went... fine?"): it tells
 something, and asks nothing of us."""
 

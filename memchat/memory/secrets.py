@@ -31,10 +31,6 @@ _CODE_WORDS = (r"pin|pin code|pin number|cvv|cvc|cvv2|security code|otp|one[- ]t
                r"(?:alarm|disarm|door|gate|safe|lock|garage|entry|access|locker|building|key ?safe|bike lock|front door|"
                r"back door|keypad|lockbox) ?(?:code|pin|combination|combo)|combination|combo|lockbox|lock box|keypad|key ?safe")
 
-_PLAIN_CODE = (r"(?<!zip )(?<!area )(?<!post )(?<!promo )(?<!error )(?<!dress )(?<!discount )(?<!voucher )(?<!coupon )"
-               r"(?<!referral )(?<!country )(?<!source )(?<!qr )(?<!bar )(?<!status )(?<!exit )(?<!sort )(?<!tax )\bcode\b")
-"""A code said with no word for what it opens ("for the shed the code is 5561"): one of digits is a lock's, unless
-the word before makes it a postcode, an area, a promotion or an error."""
 _LOCKS = r"lockbox|lock box|keypad|padlock|key ?safe|combination lock|bike lock"
 """Things whose only number is the one that opens them ("the garage keypad takes 6604")."""
 _UNITS = (r"(?:lines|seconds|secs|minutes|mins|hours|hrs|days|weeks|months|years|percent|%|quid|pounds|dollars|euros|"
@@ -65,10 +61,13 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b[^.!?\n]{{0,40}}?\s(?:is|was|=|:|-|are|now is|is now)\s+(?:literally |just |still |set to )?)"
             rf"(?P<v>[A-Za-z0-9#*][A-Za-z0-9#*\-]{{2,}})"),
     ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b\s*[:=#]?\s*)(?P<v>\d[\d\-]{{2,}}\d)"),
-    ("pin", rf"(?i:{_PLAIN_CODE}(?:'s|’s)?(?:[^.!?\n]{{0,30}}?\s(?:is|was|=|:|now is|is now)\s+|\s*[:=#]\s*|(?:'s|’s)?\s+)"
-            rf"(?:now |still |just )?)(?P<v>\d[\d\-]{{2,}}\d)(?!\s*{_UNITS})"),
+    ("pin", rf"(?i:\b(?:for|to|into|on) (?:the|my|our|\w+'s) (?:[\w-]+ ){{0,2}}[\w-]+,? (?:the )?code(?:'s|’s| is| was)"
+            rf"(?: now)?\s+)(?P<v>\d{{3,8}}#?)(?![\w'’])"),
+    ("pin", rf"(?i:\bthe code (?:for|to|on|of) (?:the|my|our|\w+'s) (?:[\w-]+ ){{0,2}}?[\w-]+ (?:is|was)(?: now)?\s+)"
+            rf"(?P<v>\d{{3,8}}#?)(?![\w'’])"),
+    ("pin", rf"(?i:\bthe code(?:'s|’s| is)\s+)(?P<v>\d{{3,8}})(?![\w'’])(?=,?\s+(?:for|to|on) (?:the|my|our)\b)"),
     ("pin", rf"(?i:\b(?:{_LOCKS})\b[^.!?\n]{{0,30}}?\b(?:has the (?:code|number|combo|combination)|takes|opens with|"
-            rf"unlocks with|uses|is set to)\s+(?:the\s+)?(?:code\s+)?)(?P<v>\d[\d\-]{{2,}}\d)(?!\s*{_UNITS})"),
+            rf"unlocks with|uses|is set to)\s+(?:the\s+)?(?:code\s+)?)(?P<v>\d[\d\-]{{2,}}\d)(?![\w'’])(?!\s*{_UNITS})"),
     ("wifi key", rf"(?i:\b(?:wi-?fi|network)\s*(?:key|password|pass|pw|code)?\b[^.!?\n]{{0,40}}?\s*(?:\bis\b|=|:|-)\s*)"
                  rf"(?P<v>{_SECRETISH})"),
     ("api key", rf"(?i:\b(?:api[ _-]?key|secret[ _-]?key|access[ _-]?key|access[ _-]?token|auth[ _-]?token|"

@@ -276,7 +276,8 @@ def asks_when(query: str) -> bool:
     return bool(_WHEN.search(query))
 
 
-_THE_PAST = re.compile(r"\b(?:used to|use to|usually did|back when|in the old days|before i (?:quit|stopped|gave up|sold|left))\b"
+_THE_PAST = re.compile(r"\b(?:(?<!get )(?<!got )(?<!be )(?<!am )(?<!is )(?<!are )used to|(?:did|didn'?t) (?:i|we) (?:\w+ )?use to|"
+                       r"back when|in the old days|before i (?:quit|stopped|gave up|sold|left))\b"
                        r"|以前|之前常|原来(?:常|总)", re.IGNORECASE)
 
 

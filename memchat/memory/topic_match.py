@@ -105,12 +105,6 @@ _NO_STORY = frozenset(search_terms("he she him his her hers they them their thei
 """Words a topic says that tell no story: "Luke losing his job" is not about every sentence with "his" in it."""
 
 
-def together(topic: str) -> bool:
-    """A topic that is only two or more names joined ("Tom and Zoe"): their matter together."""
-    parts = topic_parts(topic)
-    return len(parts) > 1 and all(re.fullmatch(rf"{_NAME}", p) for p in parts)
-
-
 def about(topic: str, sentence: str) -> bool:
     """Whether one sentence says something about a forget topic, by its words alone: a word of the topic
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
@@ -311,9 +305,6 @@ class TopicMatcher:
         elif slots:  # "where I work": every value of the slot, however it was said
             found |= self._in_slots(slots)
         things = [p for p in parts if not re.search(rf"\b{_NAME}\b", p) and not has_cjk(p)]
-        if together(topic):  # "the Tom and Zoe business": what names them together, not all of each
-            found |= {i for i, _ in self.memories.keyword(" ".join(parts), 100, every=True)}
-            parts = []
         for part in parts:
             names = re.findall(rf"\b{_NAME}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
             if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
@@ -351,8 +342,6 @@ class TopicMatcher:
                 shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
                 if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
                     shared -= people
-                if together(topic) and not people <= words:  # "Tom and Zoe": one of them alone is not the topic
-                    continue
                 same_thing = not shared and asked and concept_overlap(asked, concepts_in(memory.content))
                 shared = shared or (same_thing or set())
                 if same_thing and close[memory.id] >= FORGET_SIMILARITY - FORGET_MARGIN and len(close) < MIN_BACKGROUND:

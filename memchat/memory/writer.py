@@ -538,12 +538,17 @@ class MemoryWriter:
                     episodes.setdefault(origin.id, origin)
             rest = {i: without_topic(e.content, topic) if topic else "" for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
-            if topic:  # a long message's next window that goes on with the story ("His accountant…") goes with it
+            if topic:  # a long message's next window goes on with the story ("His accountant…"): those sentences go
                 for gone in [e for i, e in episodes.items() if i not in rest]:
                     for window in self.memories.later_windows(gone):
-                        if window.id in episodes or not goes_on(window.content):
+                        sentences = split_sentences(window.content)
+                        going = next((n for n, sentence in enumerate(sentences) if not goes_on(sentence)), len(sentences))
+                        if window.id in episodes or going == 0:
                             break
                         episodes[window.id] = window
+                        if going < len(sentences):  # the rest of the window tells something else, and stays
+                            rest[window.id] = " ".join(sentences[going:])
+                            break
             if topic:  # what else the forgotten sentences stored ("Leo got caught shoplifting. He has a court
                 found = found + self._told_with(episodes, rest, {m.id for m in found})  # date…": the court date too)
             with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
