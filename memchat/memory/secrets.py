@@ -61,11 +61,11 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b[^.!?\n]{{0,40}}?\s(?:is|was|=|:|-|are|now is|is now)\s+(?:literally |just |still |set to )?)"
             rf"(?P<v>[A-Za-z0-9#*][A-Za-z0-9#*\-]{{2,}})"),
     ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b\s*[:=#]?\s*)(?P<v>\d[\d\-]{{2,}}\d)"),
-    ("pin", rf"(?i:\b(?:for|to|into|on) (?:the|my|our|\w+'s) (?:[\w-]+ ){{0,2}}[\w-]+,? (?:the )?code(?:'s|’s| is| was)"
-            rf"(?: now)?\s+)(?P<v>\d{{3,8}}#?)(?![\w'’])"),
-    ("pin", rf"(?i:\bthe code (?:for|to|on|of) (?:the|my|our|\w+'s) (?:[\w-]+ ){{0,2}}?[\w-]+ (?:is|was)(?: now)?\s+)"
-            rf"(?P<v>\d{{3,8}}#?)(?![\w'’])"),
-    ("pin", rf"(?i:\bthe code(?:'s|’s| is)\s+)(?P<v>\d{{3,8}})(?![\w'’])(?=,?\s+(?:for|to|on) (?:the|my|our)\b)"),
+    ("pin", r"(?i:\b(?:for|to|into|on) (?:the|my|our|\w+'s) (?:[\w-]+ ){0,2}[\w-]+,? (?:the )?code(?:'s|’s| is| was)"
+            r"(?: now)?\s+)(?P<v>\d{3,8}#?)(?![\w'’])"),
+    ("pin", r"(?i:\bthe code (?:for|to|on|of) (?:the|my|our|\w+'s) (?:[\w-]+ ){0,2}?[\w-]+ (?:is|was)(?: now)?\s+)"
+            r"(?P<v>\d{3,8}#?)(?![\w'’])"),
+    ("pin", r"(?i:\bthe code(?:'s|’s| is)\s+)(?P<v>\d{3,8})(?![\w'’])(?=,?\s+(?:for|to|on) (?:the|my|our)\b)"),
     ("pin", rf"(?i:\b(?:{_LOCKS})\b[^.!?\n]{{0,30}}?\b(?:has the (?:code|number|combo|combination)|takes|opens with|"
             rf"unlocks with|uses|is set to)\s+(?:the\s+)?(?:code\s+)?)(?P<v>\d[\d\-]{{2,}}\d)(?![\w'’])(?!\s*{_UNITS})"),
     ("wifi key", rf"(?i:\b(?:wi-?fi|network)\s*(?:key|password|pass|pw|code)?\b[^.!?\n]{{0,40}}?\s*(?:\bis\b|=|:|-)\s*)"
