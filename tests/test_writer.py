@@ -1,6 +1,7 @@
 """The write path with the fake engine: dedupe, supersede, pending, corrections, secrets, chit-chat, forget."""
 
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -728,3 +729,19 @@ def test_a_retirement_ends_nothing_its_own_message_said(tmp_path):
     assert any("cycles" in c and s == "active" for c, s in typed.items()), typed
     buses = [s for c, s in typed.items() if "bus to work" in c]
     assert buses and all(s == "superseded" for s in buses), typed
+
+
+@pytest.mark.parametrize(("before", "after", "active", "gone"), [
+    ("My manager is Colm Reilly, he's decent.", "Anyway. New manager!", "Colm Reilly", None),
+    ("I'm vegan.", "Vegetarian now.", "vegetarian", "vegan"),
+    ("My boss is Dev.", "New boss today, Priya.", "Priya", "Dev"),
+])
+def test_a_statement_that_names_no_value_replaces_none(tmp_path, before, after, active, gone):
+    """Found on held-out set D by a helper: "New manager!" superseded the manager named before it."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process(before, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(after, session_id=None, message_id=None, now=2000.0)
+    current = [m.content for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert any(active in c for c in current), current
+    assert gone is None or not any(re.search(rf"\b{gone}\b", c) for c in current), current

@@ -60,7 +60,7 @@ from memchat.memory.rules import (
 from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import slot_of
+from memchat.memory.slots import BY_NAME, slot_of
 from memchat.memory.speech import (
     normalise,
     referent_of,
@@ -189,6 +189,18 @@ _TOPICS: tuple[tuple[str, ...], ...] = (
 def _topics(text: str) -> set[str]:
     lowered = text.lower()
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
+
+
+_NO_VALUE = frozenset(search_terms("new now my our the a an is it's got have has"))
+
+
+def _carries_a_value(draft: MemoryDraft) -> bool:
+    """Whether a draft says something beyond its slot's own words ("New manager!" says only that there is one)."""
+    slot = BY_NAME.get(draft.attribute)
+    if slot is None or has_cjk(draft.content):
+        return True
+    own = set(search_terms(slot.name.replace("_", " ")))  # the slot's name only: "vegetarian" is a diet's value
+    return bool(set(search_terms(draft.content)) - own - _USER_WORDS - _NO_VALUE)
 
 
 def _said_with(memory: Memory, draft: MemoryDraft, now: float | None) -> bool:
@@ -453,6 +465,8 @@ class MemoryWriter:
         """The active memories this draft replaces: the slot's value (single-valued slots), or, in a
         many-valued slot, only on switch or retirement language — the value it names, else the latest.
         A retirement ends nothing its own message said: "I cycle to work now, so no more buses" keeps the cycling."""
+        if not draft.retirement and not draft.correction and not _carries_a_value(draft):
+            return []  # "Anyway. New manager!" names no one: the manager named before stays
         rivals = self._slot_rivals(draft)
         return [m for m in rivals if not _said_with(m, draft, now)] if draft.retirement else rivals
 
