@@ -27,6 +27,7 @@ EXPECTED_TABLES = {
     8: {"meta"},
     9: {"imported_conversations", "memory_sources"},
     10: {"drafts"},
+    11: {"memories_fts"},
 }
 
 
@@ -144,3 +145,20 @@ def test_the_episode_rebuild_keeps_ids_index_vectors_and_the_id_high_water_mark(
     db.execute("DELETE FROM memories WHERE id = 1")
     assert db.scalar("SELECT COUNT(*) FROM memories_vec WHERE rowid = 1") == 0, "the vector trigger is back"
     assert not db.rows("PRAGMA foreign_key_check") and db.scalar("PRAGMA foreign_keys") == 1
+
+
+def test_chinese_beside_digits_is_indexed_again_so_its_words_can_be_found():
+    """Before m011 "9号去了医院" was one index token: neither 医院 nor 9 could find it."""
+    raw = _Raw()
+    for migration in MIGRATIONS[:10]:
+        migration(raw)
+    rows = ((1, "我9号去了医院", "9号去了医院"), (2, "I live in Leeds", "i live in leed"),
+            (3, "用户买了iphone15手机", "用户 户买 买了 用 户 买 iphone15手机"))
+    for memory_id, content, terms in rows:
+        raw.execute("INSERT INTO memories (id, kind, content, created_at, updated_at, last_access_at, search_terms) "
+                    "VALUES (?, 'fact', ?, 0, 0, 0, ?)", (memory_id, content, terms))
+    MIGRATIONS[10](raw)
+    found = [r[0] for r in raw.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH '医院' ORDER BY rowid")]
+    assert found == [1]
+    assert [r[0] for r in raw.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH '手机'")] == [3]
+    assert list(raw.execute("SELECT search_terms FROM memories WHERE id = 2")) == [("i live in leed",)]

@@ -9,7 +9,7 @@ from memchat.memory.rules import (
     is_question,
     notes_from,
 )
-from memchat.memory.terms import index_text, query_terms
+from memchat.memory.terms import index_text, query_terms, search_terms
 
 
 @pytest.mark.parametrize("text", ["thanks!", "ok cool", "hello again", "haha nice", "谢谢", "好的", "good morning"])
@@ -99,6 +99,9 @@ def test_terms_split_chinese_into_bigrams_and_stem_english():
     assert index_text("我不吃香菜") == "我不 不吃 吃香 香菜 不 吃 香 菜"
     assert index_text("She lives here") == index_text("she lived here")
     assert query_terms("Where do I live?") == ["liv"]
+    # Chinese beside a digit or a Latin word is its own run: "医院" and "手机" are found there too
+    assert {"医院", "9"} <= set(search_terms("我9号去了医院"))
+    assert {"iphone15", "手机"} <= set(search_terms("买了iPhone15手机"))
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from memchat.memory.terms import has_cjk, index_text
+
 Migration = Callable[[Any], None]
 
 
@@ -281,7 +283,16 @@ def m010_drafts(db: Any) -> None:
     )
 
 
+def m011_cjk_beside_digits(db: Any) -> None:
+    """Index terms were one token where CJK met a digit or a Latin letter ("9号去了医院", "iphone15手机"), so
+    "医院" could not find that memory; such rows get their terms again (the FTS trigger re-indexes them)."""
+    rows = list(db.execute("SELECT id, content, search_terms FROM memories"))
+    for memory_id, content, terms in rows:
+        if has_cjk(content) and (fresh := index_text(content)) != terms:
+            db.execute("UPDATE memories SET search_terms = ? WHERE id = ?", (fresh, memory_id))
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
-    m007_extraction_queue, m008_vectors_epoch, m009_imports, m010_drafts,
+    m007_extraction_queue, m008_vectors_epoch, m009_imports, m010_drafts, m011_cjk_beside_digits,
 ]

@@ -16,7 +16,9 @@ import re
 from functools import lru_cache
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
-_PIECES = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
+_PIECES = re.compile(rf"[{_CJK}]+|(?:(?![{_CJK}])[^\W_])+", re.UNICODE)
+"""A run of CJK characters, or a run of other letters and digits: "9号去了医院" is "9" and "号去了医院", never one
+token that no word of it could match."""
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 STOPWORDS = frozenset(
