@@ -73,6 +73,43 @@ def test_relative_times_resolve_against_the_message_time(text, label):
     assert resolve_times(text, MONDAY)[0].label == label
 
 
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # a day of the month without its month: the nearest one, before or after by the tense
+        ("We finally got the keys on the 9th.", "2026-03-09"),
+        ("I went to the dentist on the 23rd", "2026-02-23"),
+        ("My op is on the 23rd, fingers crossed", "2026-03-23"),
+        ("I'm flying out on the 2nd", "2026-04-02"),
+        ("The recital is on the 4th of next month", "2026-04-04"),
+        ("Payday was the 1st.", "2026-03-01"),
+        ("大前天我去看了牙医", "2026-03-13"),
+        ("大后天我要考试", "2026-03-19"),
+        ("9号那天我们去了医院", "2026-03-09"),
+        ("我20号要去面试", "2026-03-20"),
+        ("上个月8号体检查出来血压高", "2026-02-08"),
+        ("下个月3号搬家", "2026-04-03"),
+        ("a fortnight ago I started the new job", "2026-03-02"),
+        ("in a fortnight we're off to Crete", "2026-03-30"),
+        ("the day after tomorrow I fly", "2026-03-18"),
+        ("the weekend before last we went camping", "2026-03-07"),
+        ("last Sat we had a barbecue", "2026-03-14"),
+        ("We spent Christmas at my sister's", "2025-12-25"),
+        ("over Easter we painted the kitchen", "2025-04-20"),
+        ("国庆的时候去了趟延安", "2025-10-01"),
+    ],
+)
+def test_days_of_the_month_holidays_and_spoken_shortcuts_resolve(text, label):
+    assert resolve_times(text, MONDAY)[0].label == label
+
+
+@pytest.mark.parametrize("text", ["My flat is on the 3rd floor.", "It was the 5th time I asked.",
+                                  "Her 40th birthday party was fun", "坐3号线去上班", "住在5号楼",
+                                  "I lay on sun loungers all week"])
+def test_numbers_that_are_no_dates_stay_undated(text):
+    assert resolve_times(text, MONDAY) == []
+
+
 def test_month_questions_name_no_year_so_they_mean_the_same_whenever_asked():
     assert query_months("What did I do in June?") == [(None, 6)]
     assert query_months("我三月做了什么") == [(None, 3)]

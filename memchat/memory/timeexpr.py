@@ -19,12 +19,29 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from memchat.memory.terms import has_cjk
 from memchat.types import format_day
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 _MONTH_ALT = "|".join(MONTHS) + "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
-_WEEKDAY_ALT = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WEEKDAY_ALT = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|tue|weds|wed|thurs|thur|thu|fri|sat"
+"""Weekdays, with the short forms people type ("last Sat") but not "sun" or "mon" ("on sun loungers")."""
+_WEEKDAY_SHORT = {"tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "weds": "wednesday", "thu": "thursday",
+                  "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday"}
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)"
+_NOT_A_DAY_AFTER = (r"(?!\s+(?:floor|time|times|try|attempt|go|day|week|hole|lap|round|birthday|anniversary|place|"
+                    r"grade|year|century|row|page|step|mile|edition|generation|minute|gear|draft|version|street|avenue|"
+                    r"book|episode|season|chapter|level|person|one|pick|seed|choice|in line)\b)")
+""""The 3rd floor", "the 5th time": an ordinal that counts something, not a day of the month."""
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "xmas": (12, 25),
+             "boxing day": (12, 26), "new year's eve": (12, 31), "hogmanay": (12, 31), "new year's day": (1, 1),
+             "halloween": (10, 31), "valentine's day": (2, 14), "bonfire night": (11, 5),
+             "圣诞节": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "国庆": (10, 1), "情人节": (2, 14), "万圣节": (10, 31),
+             "劳动节": (5, 1), "五一": (5, 1), "十一": (10, 1)}
+"""Holidays on the same day every year; Easter is reckoned (`dateutil.easter`). Lunar ones (春节, Diwali) are not."""
+_HOLIDAY_ALT = "|".join(re.escape(h) for h in sorted((h for h in _HOLIDAYS if not has_cjk(h)), key=len, reverse=True))
+_CN_HOLIDAY_ALT = "|".join(sorted((h for h in _HOLIDAYS if has_cjk(h) and h != "十一"), key=len, reverse=True))
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "few": 3}
 _NUM_ALT = r"\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few"
@@ -46,21 +63,32 @@ class TimeRule:
 TIME_RULES: tuple[TimeRule, ...] = (
     TimeRule("iso_date", r"\b(20\d\d)-(\d\d)-(\d\d)\b", "day", "on 2026-03-14"),
     TimeRule("day_before_yesterday", r"\bthe day before yesterday\b", "day", "the day before yesterday"),
+    TimeRule("day_after_tomorrow", r"\bthe day after tomorrow\b", "day", "the day after tomorrow"),
+    TimeRule("before_last", r"\bthe (week|weekend) before last\b", "day", "the weekend before last"),
     TimeRule("yesterday", r"\byesterday\b|\blast night\b", "day", "yesterday we went out"),
     TimeRule("today", r"\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening)\b", "day", "this morning I fell"),
     TimeRule("tomorrow", r"\btomorrow\b", "day", "tomorrow I fly"),
     TimeRule("weekday", rf"\b(?:(last|this|next|on|this past|this coming) )({_WEEKDAY_ALT})\b", "day",
              "last Friday I ran"),
-    TimeRule("ago", rf"\b({_NUM_ALT}) (day|week|month|year)s? ago\b", "day", "two weeks ago we moved"),
-    TimeRule("in_future", rf"\bin ({_NUM_ALT}) (day|week|month|year)s?\b", "day", "in two weeks I start"),
+    TimeRule("ago", rf"\b({_NUM_ALT}) (day|week|fortnight|month|year)s? ago\b", "day", "two weeks ago we moved"),
+    TimeRule("in_future", rf"\bin ({_NUM_ALT}) (day|week|fortnight|month|year)s?\b", "day", "in two weeks I start"),
     TimeRule("month_day", rf"\b(?:on )?({_MONTH_ALT})\.? (\d{{1,2}})(?:st|nd|rd|th)?\b", "day", "on March 14th"),
     TimeRule("day_month", rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({_MONTH_ALT})\b", "day", "the 14th of March"),
+    TimeRule("day_of_month", rf"\b(?:(?:on|by|from|until|till|since|before|after|around) the {_ORDINAL}\b"
+             rf"(?: of (this|last|next) month)?{_NOT_A_DAY_AFTER}|the {_ORDINAL}(?=\s*(?:[.,!?;)]|$|and\b|but\b)))",
+             "day", "we got the keys on the 9th"),
+    TimeRule("holiday", rf"\b({_HOLIDAY_ALT}|easter)\b", "day", "over Christmas"),
     TimeRule("relative_unit", r"\b(last|this|next) (week|weekend|month|year|summer|winter|spring|autumn|fall)\b",
              "unit", "next month I'm flying"),
     TimeRule("month_name", rf"\b(?:in|since|during|this|last|next|early|late|mid|end of|back in) ({_MONTH_ALT})\b",
              "month", "in March"),
     TimeRule("year", r"\b(?:in|since|back in) (20\d\d|19\d\d)\b", "year", "back in 2019"),
     TimeRule("cn_date", rf"({_CN_NUM})月({_CN_NUM})[日号]", "day", "3月14日"),
+    TimeRule("cn_three_days", r"大(前|后)天", "day", "大前天"),
+    TimeRule("cn_month_day", rf"(上|下|这|本)个?月({_CN_NUM})[日号]", "day", "上个月8号"),
+    TimeRule("cn_day_of_month", rf"(?<![月0-9一二两三四五六七八九十几])({_CN_NUM})号(?![线楼床门口位房店机车窗球码桌院])", "day",
+             "9号那天"),
+    TimeRule("cn_holiday", rf"({_CN_HOLIDAY_ALT})", "day", "国庆的时候"),
     TimeRule("cn_day_before_yesterday", r"前天", "day", "前天"),
     TimeRule("cn_yesterday", r"昨天|昨晚", "day", "昨天"),
     TimeRule("cn_today", r"今天|今晚|今早", "day", "今天"),
@@ -173,6 +201,17 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
         return base - timedelta(days=1), "day"
     if name in ("day_before_yesterday", "cn_day_before_yesterday"):
         return base - timedelta(days=2), "day"
+    if name == "day_after_tomorrow":
+        return base + timedelta(days=2), "day"
+    if name == "cn_three_days":
+        return base + timedelta(days=-3 if g[0] == "前" else 3), "day"
+    if name == "before_last":
+        found = _unit("last", g[0].lower(), said)
+        return (found[0] - timedelta(weeks=1), found[1]) if found else None
+    if name in ("day_of_month", "cn_day_of_month", "cn_month_day"):
+        return _day_of_month(name, g, said, future, match.string)
+    if name in ("holiday", "cn_holiday"):
+        return _holiday(g[0].lower(), said, future), "day"
     if name in ("today", "cn_today"):
         return base, "day"
     if name in ("tomorrow", "cn_tomorrow"):
@@ -181,7 +220,7 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
         return base + timedelta(days=2), "day"
     if name in ("weekday", "cn_weekday"):
         if name == "weekday":
-            which, weekday = g[0].lower(), g[1].lower()
+            which, weekday = g[0].lower(), _WEEKDAY_SHORT.get(g[1].lower(), g[1].lower())
             which = {"on": "next" if future else "last", "this past": "last", "this coming": "next"}.get(which, which)
         else:
             which = {"上": "last", "这": "this", "本": "this", "下": "next"}[g[0]]
@@ -200,6 +239,8 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
                                             "个月": "month", "年": "year"}[g[1]]
         else:
             count, unit = _number(g[0]), g[1].lower()
+        if unit == "fortnight":
+            count, unit = count * 2, "week"
         sign = 1 if name == "in_future" else -1
         grain = {"day": "day", "week": "day", "month": "month", "year": "year"}[unit]
         if unit in ("day", "week"):
@@ -240,6 +281,54 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
     if name == "year":
         return datetime(int(g[0]), 1, 1), "year"
     return None
+
+
+_PAST = re.compile(r"\b(?:was|were|went|did|had|got|came|took|saw|met|left|made|gave|ran|paid|spent|ago|last)\b"
+                   r"|\b(?:i|we|he|she|they|you|it)\s+(?:\w+ly\s+|just\s+|only\s+)?"
+                   r"(?!(?:booked|scheduled|planned|arranged|need|feed)\b)[a-z]{2,}ed\b"
+                   r"|了|过|[去来回到搬办买]的", re.IGNORECASE)
+"""A sentence told in the past: "on the 23rd" is then the last 23rd, not the next. "Booked for the 23rd"
+looks ahead."""
+
+
+def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: bool,
+                  text: str) -> tuple[datetime, str] | None:
+    """"On the 9th", "9号", "上个月8号": the day in the month named, or else the nearest one the tense
+    points to: told in the past, the last such day ("we got the keys on the 9th"); otherwise the next
+    ("I'm flying out on the 2nd", "my op is on the 23rd")."""
+    if name == "cn_month_day":
+        step, day = {"上": -1, "下": 1, "这": 0, "本": 0}[g[0] or "这"], cn_number(g[1] or "")
+    elif name == "cn_day_of_month":
+        step, day = None, cn_number(g[0] or "")
+    else:
+        day = int(g[0] or g[2] or 0)
+        step = {"last": -1, "this": 0, "next": 1}.get((g[1] or "").lower())
+    if not 1 <= day <= 31:
+        return None
+    if step is None:
+        past = not future and bool(_PAST.search(text))
+        step = (0 if past or day == said.day else 1) if day <= said.day else (-1 if past else 0)
+    index = said.year * 12 + said.month - 1 + step
+    try:
+        return datetime(index // 12, index % 12 + 1, day), "day"
+    except ValueError:
+        return None
+
+
+def _holiday(name: str, said: datetime, future: bool) -> datetime:
+    """The holiday's day this year if the tense allows it, else last (or next) year's."""
+    def on(year: int) -> datetime:
+        if name == "easter":
+            from dateutil.easter import easter
+
+            return datetime.combine(easter(year), datetime.min.time())
+        month, day = _HOLIDAYS[name]
+        return datetime(year, month, day)
+
+    this_year = on(said.year)
+    if future:
+        return this_year if this_year >= _day(said) else on(said.year + 1)
+    return this_year if this_year <= _day(said) else on(said.year - 1)
 
 
 def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
