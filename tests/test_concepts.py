@@ -119,6 +119,11 @@ def _weights_for(store_texts, query):
     (["My parents live in Cork."], "What's my dad's name?", True),  # "parents" names him too
     (["My mum lives in Cork."], "What's my dad's name?", False),
     (["My brother lives in Cork."], "What's my dad's name?", False),
+    # bodily troubles are told by what they do: no lexicon word is no sign they were never told
+    (["Dairy leaves me bloated for hours."], "Do I have any stomach trouble?", True),
+    (["My knees are shot after years of football."], "Have I got joint problems?", True),
+    (["Spring is misery, my eyes stream for weeks."], "Do I get hay fever?", True),
+    (["My iron is low, I take supplements."], "What's my blood type?", False),  # a value, not a trouble
 ])
 def test_a_question_about_something_never_told(store, query, told):
     from memchat.memory.recall import never_told
