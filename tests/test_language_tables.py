@@ -103,6 +103,22 @@ def test_days_of_the_month_holidays_and_spoken_shortcuts_resolve(text, label):
     assert resolve_times(text, MONDAY)[0].label == label
 
 
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("I start there on 1 June.", "2026-06-01"),
+        ("They offered me the job! Start date is 1 June.", "2026-06-01"),
+        ("五一放假他回来，5月1号到家。", "2026-05-01"),
+        ("Then on 3 March, an interview at the bank", "2026-03-03"),
+        ("We got married on 14 June", "2025-06-14"),
+        ("The wedding is in June", "2026-06"),
+    ],
+)
+def test_a_date_with_no_tense_is_the_nearer_one_ahead_rather_than_behind(text, label):
+    said = datetime(2026, 4, 27, 10, 0).timestamp()
+    assert resolve_times(text, said)[0].label == label
+
+
 @pytest.mark.parametrize("text", ["My flat is on the 3rd floor.", "It was the 5th time I asked.",
                                   "Her 40th birthday party was fun", "坐3号线去上班", "住在5号楼",
                                   "I lay on sun loungers all week"])

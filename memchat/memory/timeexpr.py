@@ -190,8 +190,25 @@ def _unit(which: str, unit: str, said: datetime) -> tuple[datetime, str] | None:
     return start, "month"
 
 
-def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: bool) -> tuple[datetime, str] | None:
-    """The date (and grain) one matched expression means, said at `said`."""
+def _nearest(dates: list[datetime], said: datetime, future: bool, past: bool) -> datetime:
+    """Which of the same day (or month) in neighbouring months or years a sentence means: the last one
+    when it is told in the past, the next when it looks ahead, and with no tense the nearer one, ahead
+    rather than behind when it is up to twice as far ("I start there on 1 June", said in April, is this
+    June; "the 2nd", said on the 16th, is next month's)."""
+    today = _day(said)
+    before = max(d for d in dates if d <= today)
+    after = min(d for d in dates if d >= today)
+    if future:
+        return after
+    if past:
+        return before
+    return after if (after - today) <= 2 * (today - before) else before
+
+
+def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: bool,
+                  past: bool = False) -> tuple[datetime, str] | None:
+    """The date (and grain) one matched expression means, said at `said`; `past` when the sentence around
+    it is told in the past."""
     g = match.groups()
     base = _day(said)
     name = rule.name
@@ -209,9 +226,9 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
         found = _unit("last", g[0].lower(), said)
         return (found[0] - timedelta(weeks=1), found[1]) if found else None
     if name in ("day_of_month", "cn_day_of_month", "cn_month_day"):
-        return _day_of_month(name, g, said, future, match.string)
+        return _day_of_month(name, g, said, future, past)
     if name in ("holiday", "cn_holiday"):
-        return _holiday(g[0].lower(), said, future), "day"
+        return _holiday(g[0].lower(), said, future, past), "day"
     if name in ("today", "cn_today"):
         return base, "day"
     if name in ("tomorrow", "cn_tomorrow"):
@@ -255,9 +272,8 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
             month, day = _month_number(month_name), int(day_text)
         if not (1 <= month <= 12 and 1 <= day <= 31):
             return None
-        start = _month_in_context(month, said, future)
         try:
-            return start.replace(day=day), "day"
+            return _nearest([datetime(said.year + k, month, day) for k in (-1, 0, 1)], said, future, past), "day"
         except ValueError:
             return None
     if name == "relative_unit":
@@ -277,7 +293,7 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
             return (start.replace(year=start.year - 1) if start.month == said.month else start), "month"
         if prefix.startswith("next "):
             return _month_in_context(month, said, True), "month"
-        return _month_in_context(month, said, future), "month"
+        return _nearest([datetime(said.year + k, month, 1) for k in (-1, 0, 1)], said.replace(day=1), future, past), "month"
     if name == "year":
         return datetime(int(g[0]), 1, 1), "year"
     return None
@@ -292,10 +308,9 @@ looks ahead."""
 
 
 def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: bool,
-                  text: str) -> tuple[datetime, str] | None:
-    """"On the 9th", "9号", "上个月8号": the day in the month named, or else the nearest one the tense
-    points to: told in the past, the last such day ("we got the keys on the 9th"); otherwise the next
-    ("I'm flying out on the 2nd", "my op is on the 23rd")."""
+                  past: bool) -> tuple[datetime, str] | None:
+    """"On the 9th", "9号", "上个月8号": the day in the month named, or else the one the tense points to
+    (`_nearest`): "we got the keys on the 9th", "I'm flying out on the 2nd", "my op is on the 23rd"."""
     if name == "cn_month_day":
         step, day = {"上": -1, "下": 1, "这": 0, "本": 0}[g[0] or "这"], cn_number(g[1] or "")
     elif name == "cn_day_of_month":
@@ -305,18 +320,22 @@ def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: 
         step = {"last": -1, "this": 0, "next": 1}.get((g[1] or "").lower())
     if not 1 <= day <= 31:
         return None
-    if step is None:
-        past = not future and bool(_PAST.search(text))
-        step = (0 if past or day == said.day else 1) if day <= said.day else (-1 if past else 0)
-    index = said.year * 12 + said.month - 1 + step
-    try:
-        return datetime(index // 12, index % 12 + 1, day), "day"
-    except ValueError:
-        return None
+    def in_month(step: int) -> datetime | None:
+        index = said.year * 12 + said.month - 1 + step
+        try:
+            return datetime(index // 12, index % 12 + 1, day)
+        except ValueError:  # no 31st in that month
+            return None
+
+    if step is not None:
+        found = in_month(step)
+        return (found, "day") if found else None
+    dates = [d for d in (in_month(-2), in_month(-1), in_month(0), in_month(1), in_month(2)) if d]
+    return _nearest(dates, said, future, past), "day"
 
 
-def _holiday(name: str, said: datetime, future: bool) -> datetime:
-    """The holiday's day this year if the tense allows it, else last (or next) year's."""
+def _holiday(name: str, said: datetime, future: bool, past: bool) -> datetime:
+    """The holiday's day in the year the tense points to (`_nearest`)."""
     def on(year: int) -> datetime:
         if name == "easter":
             from dateutil.easter import easter
@@ -325,10 +344,18 @@ def _holiday(name: str, said: datetime, future: bool) -> datetime:
         month, day = _HOLIDAYS[name]
         return datetime(year, month, day)
 
-    this_year = on(said.year)
-    if future:
-        return this_year if this_year >= _day(said) else on(said.year + 1)
-    return this_year if this_year <= _day(said) else on(said.year - 1)
+    return _nearest([on(said.year + k) for k in (-1, 0, 1)], said, future, past)
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+
+
+def _told_in_the_past(text: str, start: int, end: int) -> bool:
+    """Whether the sentence holding text[start:end] is told in the past ("GOT IT!!! Start date is 1 June"
+    is not: the news is past, the date is not)."""
+    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    after = _SENTENCE_END.search(text, end)
+    return bool(_PAST.search(text[before[-1] if before else 0:after.start() if after else len(text)]))
 
 
 def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
@@ -342,7 +369,7 @@ def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
                 continue
-            resolved = resolve_match(rule, match, said, future)
+            resolved = resolve_match(rule, match, said, future, not future and _told_in_the_past(text, start, end))
             if resolved is None:
                 continue
             taken.append((start, end))
