@@ -286,6 +286,8 @@ def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
     # two people and one story: the story of both, not everything about the first of them
     (["My friend Omar has two kids.", "He and his wife Lena are separating, she's moving out next week."],
      "Can you forget what I told you about Omar and Lena splitting up? They'd hate it.", ["separating"], ["two kids"]),
+    (["My daughter Jo lives in Bath.", "Jo and Sam had a massive row at the wedding, they're not speaking."],
+     "Forget what I said about Jo and Sam's row.", ["massive row"], ["lives in Bath"]),
     # Chinese requests that close on 了 and particles
     (["我表姐被裁员了，现在在找工作。"], "我表姐被裁员那件事，你就别留着了吧，她还没告诉家里。", ["裁员"], []),
     (["我舅舅上个月住院了，肝不好。"], "上次说的我舅住院的事，不要记录了，他挺在意的。", ["住院"], []),

@@ -346,9 +346,9 @@ def topic_parts(topic: str) -> list[str]:
     vague = r"\b(the|whole|entire|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about|saga|drama)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
     parts = [p for p in parts if re.search(r"\w", p)]
-    last = re.match(r"^([A-Z][^\W\d_A-Z]+)\s+(.+)$", parts[-1]) if parts else None
+    last = re.match(r"^([A-Z][^\W\d_A-Z]+)(?:'s|’s)?\s+(.+)$", parts[-1]) if parts else None
     if last and len(parts) > 1 and all(re.fullmatch(r"[A-Z][^\W\d_A-Z]+", p) for p in parts[:-1]):
-        # "Omar and Lena splitting up": the story of both, not all about Omar
+        # "Omar and Lena splitting up", "Jo and Sam's row": the story of both, not all about Omar or Jo
         parts = [f"{p} {last.group(2)}" for p in parts[:-1]] + [parts[-1]]
     return parts
 
