@@ -1,3 +1,5 @@
+from datetime import datetime
+
 import pytest
 
 from memchat.memory.distill import draft_from_sentence, guess_key
@@ -365,3 +367,15 @@ def test_a_question_asks_who_fills_a_role(question, asked):
 ])
 def test_questions_without_their_mark(text, asked):
     assert is_question(text) is asked
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("Played bridge at the club last night.", "event"), ("I went swimming yesterday with Jo.", "event"),
+    ("I play bridge on Tuesdays.", "fact"), ("I go swimming every Friday.", "fact"),
+    ("Next Saturday I play my first chess tournament.", "fact"),  # ahead: not yet done
+])
+def test_a_pastime_done_once_on_a_past_day_is_an_event_and_a_habit_a_fact(sentence, kind):
+    monday = datetime(2026, 3, 16, 10, 0).timestamp()
+    draft = draft_from_sentence(sentence, session_id=None, message_id=None, said_at=monday)
+    assert draft is not None and draft.attribute in ("hobby", "sport")
+    assert draft.kind == kind

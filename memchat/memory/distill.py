@@ -17,7 +17,7 @@ import re
 
 from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
 from memchat.memory.slots import BY_NAME, MULTI_VALUED, SLOTS, Slot, slot_of
-from memchat.memory.timeexpr import first_time
+from memchat.memory.timeexpr import ResolvedTime, first_time
 from memchat.types import Memory, MemoryDraft
 
 __all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_retirement", "third_person"]
@@ -368,8 +368,8 @@ def draft_from_sentence(
         kind, attribute = "event", "event"  # "今天跟组长提了离职": the user's leaving, not a new manager
     if attribute == "pet" and (LIFE_EVENTS.search(sentence) or _FAMILY_EVENT.search(sentence)):
         kind = "event"  # "汤圆做了绝育手术", "Bracken had her operation": it happened to the pet
-    if attribute in ("hobby", "sport") and is_happening(sentence):
-        kind = "event"  # "We played a gig at the Crown in Hexham": it happened, in the hobby's slot
+    if attribute in ("hobby", "sport") and (is_happening(sentence) or _once_on_a_day(when, said_at, sentence)):
+        kind = "event"  # "We played a gig at the Crown in Hexham", "Played bridge at the club last night"
     if attribute in _POSSESSIONS and _TEMPORARY_USE.search(sentence):
         kind, attribute = "event", "event"  # "We hired a campervan for the weekend": used for a while, not owned
     if kind != "relation" and RETIRING_ACT.search(sentence) and not is_change(sentence):
@@ -388,6 +388,16 @@ def draft_from_sentence(
         event_text=when.expression if when else "",
         event_grain=when.grain if when else "",
     )
+
+
+_HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week|most)\b|"
+                       r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每|经常|一般|平时|常常|总是", re.IGNORECASE)
+
+
+def _once_on_a_day(when: ResolvedTime | None, said_at: float | None, sentence: str) -> bool:
+    """A pastime done once, on a day already past ("went swimming yesterday"), not a habit ("every Friday")."""
+    return (when is not None and said_at is not None and when.grain == "day" and not when.passing
+            and when.at.timestamp() < said_at and not _HABITUAL.search(sentence))
 
 
 def multi_valued(attribute: str) -> bool:
