@@ -272,6 +272,16 @@ PEOPLE = {"daughter": [frozenset({"isla"})], "child": [frozenset({"isla"}), froz
     ("我老公在哪上班？", "五菱宏光上周六卖了。", ""),
     ("What's my brother's wife called?", "The user's older brother Thabo is a chef.", "says nothing of a spouse of theirs"),
     ("What's my brother's wife called?", "Thabo's wife Lerato is a nurse.", ""),
+    # a name asked for a relation the store has no name for: a name beside the relation's word answers,
+    # a name somewhere else in the memory does not
+    ("What's my dad's name?", "Mam taught at St Brigid's, alone since Dad passed.", "names no father of yours"),
+    ("What's my brother's name?", "Ava's party was chaos, my brother ran the barbecue.", "names no brother of yours"),
+    ("What's my brother's name?", "The user's brother Alfie started at the docks.", ""),
+    ("What's my brother's name?", "Rafael, the user's brother, is 41.", ""),
+    ("What's my brother's name?", "The user's brother is a retired fisherman named Rafael.", ""),
+    ("What's my brother's name?", "my bro tomas fixed the boiler", ""),  # no capitals to tell a name by
+    ("What's my brother's name?", "The user's brother Jérôme flew in from Lyon.", ""),
+    ("What's my brother's name?", "The user's brother tomas turns 29 on june 4.", ""),
 ])
 def test_a_memory_that_speaks_of_another_relative_does_not_answer(question, memory, verdict):
     from memchat.memory.recall import relatives_asked, speaks_of_none

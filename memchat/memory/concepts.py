@@ -336,6 +336,11 @@ def concept_key(name: str) -> str:
     return f"concept:{name}"
 
 
+def words_of(name: str) -> tuple[str, ...]:
+    """A concept's own words, as the lexicon spells them."""
+    return _WORDS[name]
+
+
 def index_words(name: str, *, own: bool = False) -> list[str]:
     """The index terms (as `terms.search_terms` spells them) that show a concept — or, with `own`, only
     its own words, not a narrower concept's — in a memory."""

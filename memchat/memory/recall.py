@@ -43,6 +43,7 @@ from memchat.memory.concepts import (
     kin_of_others,
     near_miss,
     own_kin_only,
+    words_of,
 )
 from memchat.memory.distill import (
     CN_RELATIVES,
@@ -219,6 +220,29 @@ _PERSON_SAID = re.compile(r"\b((?-i:[A-Z][a-z]{2,}))(?:'s|’s| is| was| has| ha
 has not named."""
 
 
+def _names_the_kin(text: str, relation: str) -> bool:
+    """Whether a memory gives the relation a name: a name beside its word ("my son Callum", "Callum, my
+    son", "our kids are Timur and Aru", 我儿子叫…), not a name somewhere else in it ("Ava's party had
+    twelve kids"). Chinese names carry no capital: a Chinese memory that speaks of the relation may."""
+    if has_cjk(text) or not re.search(r"[A-Z]", text.replace("I ", "i ")):
+        return True  # no capitals to tell a name by
+    broader = CONCEPTS[relation].parent
+    words = [w for n in (relation, broader) if n in CONCEPTS and (n == relation or n in FAMILY_WORDS)
+             for w in words_of(n) if not has_cjk(w)]
+    kin = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    name = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"
+    if re.search(
+        rf"\b(?i:{kin})(?:s|'s|’s)?\b(?:\s+(?:\S+\s+){{0,4}}?(?i:name is|called|named|is|are|was|were))?,?\s+"
+        rf"(?:[a-z]+\s+)?{name}|{name}(?:,\s*|\s+\(\s*|\s+(?:is|was)(?:\s+\w+)?\s+|\s+)"
+        rf"(?i:my|our|the user's|their)\s+(?:\w+\s+)?(?i:{kin})\b", text):
+        return True
+    if re.search(r"(?<!^)(?<![.!?] )\b[A-Z]", text.replace("I ", "i ")):
+        return False
+    # capitals only where sentences open: a name typed in lower case beside the word ("my gf maeve turns 29")
+    return bool(re.search(rf"\b(?i:my|our|the user's)\s+(?i:{kin})\s+(?!(?:is|was|and|has|had|who|just|really|said)\b)"
+                          r"[a-z]{3,}\s+(?:turns|is|was|has|had|said|and|works|lives)\b", text))
+
+
 def speaks_of_none(relations: frozenset[str], query: str, content: str, people: dict[str, list[frozenset[str]]],
                    known: Sequence[str] = ()) -> str:
     """"says nothing of your mother": the question asks about the user's mother and the memory speaks of other
@@ -244,7 +268,7 @@ def speaks_of_none(relations: frozenset[str], query: str, content: str, people: 
         named_here = any(t & present if any(map(has_cjk, t)) else t <= present for t in names)  # 秀兰 is 刘秀兰
         speaks = named_here or bool(concept_overlap(frozenset({relation}), said))
         if _NAME_ASKED.search(query):
-            if not (named_here or not names and (speaks or unplaced)):
+            if not (named_here or not names and (_names_the_kin(text, relation) or unplaced and not speaks)):
                 return f"names no {relation} of yours"
         elif not (speaks or unplaced and not names):
             return f"says nothing of your {relation}"
