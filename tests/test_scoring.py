@@ -146,3 +146,14 @@ def test_an_unread_question_leans_on_the_slot_it_asks_for():
     assert relevance(answer, SETTINGS) < SETTINGS.floor <= relevance(answer, SETTINGS, read=False)
     closed = Signals(similarity=0.0, keyword=0.0, slot=0.5)  # a closed question names its own answer
     assert relevance(closed, SETTINGS, read=False) == 0.0
+
+
+def test_the_answer_to_the_slot_asked_is_weighed_for_the_budget_before_long_messages_that_share_words():
+    """Five long messages scoring above the employer memory must not spend the room it needs."""
+    long_ones = [Candidate(memory(i, content="word " * 40), Signals(similarity=0.9, keyword=1.0), 2.0, relevance=1.6)
+                 for i in range(1, 6)]
+    answer = Candidate(memory(9, content="The user works at Hengda Logistics."), Signals(similarity=0.5, slot=1.0),
+                       1.5, relevance=1.55)
+    ranked = select([*long_ones, answer], SETTINGS, 120, lambda text: len(text.split()))
+    assert ranked[0].memory.id == 9 and ranked[0].selected
+    assert sum(c.selected for c in ranked) == 3  # two long ones fit beside it, as before three would have

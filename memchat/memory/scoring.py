@@ -15,7 +15,8 @@ from the query's background (the median similarity of its nearest neighbours: a 
 about something never mentioned matches everything a little and nothing well), and be
 close to the best match — unless it fills the slot an open question asks for ("Where do I
 work?" — "巴蜀记那边给offer了"): many messages may share the question's words, one answers it. Everything at or above `high` is taken, up to `middle_k` from the
-band below it, within the recalled-memory token share. Each candidate keeps its reason.
+band below it, within the recalled-memory token share; the best memory that fills the asked slot is weighed
+for that share first. Each candidate keeps its reason.
 """
 
 from __future__ import annotations
@@ -155,8 +156,8 @@ def select(
     """
     duplicates = duplicates or {}
     older = older or {}
-    ranked = parts_first(sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score, c.memory.id)),
-                         duplicates)
+    ranked = parts_first(answers_first(sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score,
+                                                                          c.memory.id)), duplicates, older), duplicates)
     best: dict[int, float] = {}  # per part of a compound question: each part has its own best answer
     for c in ranked:
         if (c.memory.status == "active" and not c.memory.pinned and c.memory.id not in duplicates
@@ -192,6 +193,21 @@ def select(
                 continue
         result.append(replace(candidate, selected=False, reason=decided or "not selected"))
     return result
+
+
+def answers_first(ranked: list[Candidate], duplicates: Mapping[int, int], older: Mapping[int, int]) -> list[Candidate]:
+    """The best current memory that fills the slot a question asks for ("Where do I work?" — the employer)
+    is weighed for the budget first: long messages that only share the question's words must not spend the
+    room it needs."""
+    leaders: dict[int, Candidate] = {}
+    for c in ranked:
+        if (c.signals.slot >= 1.0 and c.memory.status == "active" and c.memory.id not in duplicates
+                and c.memory.id not in older and not c.mismatch):
+            leaders.setdefault(c.group, c)
+    if not leaders:
+        return ranked
+    first = [c for c in ranked if any(c is leader for leader in leaders.values())]
+    return first + [c for c in ranked if all(c is not f for f in first)]
 
 
 def parts_first(ranked: list[Candidate], duplicates: Mapping[int, int]) -> list[Candidate]:
