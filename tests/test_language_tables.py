@@ -145,6 +145,10 @@ def test_month_questions_name_no_year_so_they_mean_the_same_whenever_asked():
         # a pair subject opens its clause; a name ending another clause is no pair ("…is Ana and I live…")
         ("My name is Ana and I live in Porto with my dog Pixel.", ["My name is Ana", "I live in Porto with my dog Pixel."]),
         ("Me and my wife have two dogs.", ["My wife and I have two dogs."]),
+        # a plan or a change told without its "I'm"
+        ("Heading to Porto with Lars on 3 Oct.", ["I'm heading to Porto with Lars on 3 Oct."]),
+        ("Going keto, doctor's orders.", ["I'm going keto, doctor's orders."]),
+        ("Going to the gym is a pain.", ["Going to the gym is a pain."]),
     ],
 )
 def test_discourse_markers_go_and_each_fact_keeps_a_subject(text, clauses):

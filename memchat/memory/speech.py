@@ -125,6 +125,15 @@ _NEW_THING = re.compile(r"^(?:a |my )?new (?=(?:job|position|role|gig|flat|place
 """'new job at tesco, start monday', 'New flat in Leith!': the user has it, "I've got a" dropped."""
 
 
+_ON_THE_WAY = re.compile(
+    r"^(?:now |also |then |finally )?(?:heading|flying|going|driving|travelling|traveling|moving|off)\s+"
+    r"(?:(?:back |home |up |down |out |over |off )?to\b|vegan|vegetarian|veggie|keto|paleo|pescatarian|plant-based|"
+    r"part[- ]time|full[- ]time|freelance|self-employed)"
+    r"(?![^.!?]*\b(?:is|was|are|were|isn'?t|wasn'?t|sucks|takes?|costs?)\b)(?![^.!?]*\?)",
+    re.IGNORECASE,
+)
+"""A plan or a change told without its "I'm": "Heading to Porto with Lars on 3 Oct.", "Going keto, doctor's
+orders." — not "Going to the gym is a pain"."""
 _DOING = re.compile(
     r"^(?:now |currently |still |also )?(?=(?:working|living|studying|training|teaching|renting|commuting|dating|seeing|joining|"
     r"learning|doing|running|volunteering|freelancing|staying|saving|eating|cycling|driving)\b)"
@@ -299,7 +308,7 @@ def split_clauses(sentence: str) -> list[str]:
     clauses = [_OWN_THING.sub("My ", _lower_first(c), count=1) if _OWN_THING.match(c) else c for c in clauses]
     clauses = [_NEW_THING.sub("I have a new ", c, count=1) for c in clauses]
     clauses = [_owned_kin(c) for c in clauses]
-    clauses = [f"I'm {_lower_first(c)}" if _DOING.match(c) else c for c in clauses]
+    clauses = [f"I'm {_lower_first(c)}" if _DOING.match(c) or _ON_THE_WAY.match(c) else c for c in clauses]
     clauses = [_BEEN.sub("I've been ", _said_of_oneself(c), count=1) for c in clauses]
     return _merge_short([without_hedge(c) for c in clauses])
 
