@@ -325,3 +325,18 @@ def test_a_car_model_that_is_also_a_sport_is_no_car():
     from memchat.memory.concepts import concepts_in
     assert "car" not in concepts_in("I play golf at Radyr on Sundays.")
     assert "car" not in concepts_in("Polo most Sundays with my cousin.")
+
+
+@pytest.mark.parametrize(("earlier", "later", "ended"), [
+    ("Book club meets every second Monday at the library.", "Book club has moved to Thursdays from now on.", True),
+    ("Five-a-side is Tuesday nights at 8.", "Five-a-side switched to Wednesday nights, the pitch was double booked.", True),
+    ("Choir practice is at 7pm on Fridays.", "Choir practice is now on Sundays after church.", True),
+    ("舞狮队每周六上午排练。", "舞狮队排练改成礼拜天下午了。", True),
+    # a thing said without its time is not the schedule that changed
+    ("I joined the book club in March, lovely people.", "Book club has moved to Thursdays from now on.", False),
+    # a move that is no reschedule
+    ("Book club meets every second Monday at the library.", "My sister moved to Leeds on Monday.", False),
+])
+def test_a_later_change_of_day_or_time_makes_the_earlier_schedule_history(earlier, later, ended):
+    from memchat.memory.recall import ended_later
+    assert ended_later([_said(1, earlier, 10), _said(2, later, 40)], floor=0.5) == ({1: 2} if ended else {})

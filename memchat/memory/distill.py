@@ -390,7 +390,8 @@ def draft_from_sentence(
     )
 
 
-_HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week|most)\b|"
+_HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week|most|mornings|evenings|nights|"
+                       r"afternoons|weekends)\b|"
                        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每|经常|一般|平时|常常|总是", re.IGNORECASE)
 
 

@@ -53,7 +53,14 @@ from memchat.memory.distill import (
     is_retiring_event,
     providers_asked,
 )
-from memchat.memory.endings import HABIT_ENDED, STUDY_DONE, ends_study, retired_terms
+from memchat.memory.endings import (
+    HABIT_ENDED,
+    SCHEDULE,
+    STUDY_DONE,
+    ends_study,
+    rescheduled_terms,
+    retired_terms,
+)
 from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
@@ -360,11 +367,17 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
                       for t in search_terms(w)} | _thing_terms(c.memory.content)
         if ended or c.memory.id in completing:
             endings.append((c.memory, ended))
-    if not endings:
+    moves = [(c.memory, moved) for c in active if (moved := rescheduled_terms(c.memory.content))]
+    if not endings and not moves:
         return {}
     earlier = [(c.memory, set(search_terms(c.memory.content))) for c in active
                if c.relevance >= floor and not c.memory.pinned and c.memory.id not in ending]
     older: dict[int, int] = {}
+    for move, moved in moves:  # "Book club has moved to Thursdays": the day it was on before is history
+        for memory, terms in earlier:
+            if (memory.id != move.id and _said_at(memory) < _said_at(move) and moved & terms
+                    and SCHEDULE.search(memory.content) and not rescheduled_terms(memory.content)):
+                older.setdefault(memory.id, move.id)
     for ending, ended in endings:
         for memory, terms in earlier:
             if (_said_at(memory) >= _said_at(ending)
