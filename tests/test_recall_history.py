@@ -340,3 +340,20 @@ def test_a_car_model_that_is_also_a_sport_is_no_car():
 def test_a_later_change_of_day_or_time_makes_the_earlier_schedule_history(earlier, later, ended):
     from memchat.memory.recall import ended_later
     assert ended_later([_said(1, earlier, 10), _said(2, later, 40)], floor=0.5) == ({1: 2} if ended else {})
+
+
+def test_an_introduction_that_told_the_old_job_is_history_for_a_question_about_the_job(tmp_path):
+    """Found on held-out set B: the introduction ("I'm Tom… I work as a bus driver") stayed current for "What's my
+    job?" because the name it told is still current; for a question about the name it still is."""
+    services = fake_services(tmp_path)
+    services.writer.process("Hi! I'm Tomasz, 35, from Leeds, and I work as a bus driver for Arriva.",
+                            session_id=None, message_id=None, now=1000.0)
+    services.writer.process("I work as a train conductor with Northern now.",
+                            session_id=None, message_id=None, now=9000.0)
+
+    def intro_reason(query):
+        return next(c.reason for c in recall(services, query).candidates
+                    if c.memory.is_episode and "Arriva" in c.memory.content)
+
+    assert intro_reason("What do I do for work?").startswith("earlier value")
+    assert not intro_reason("What's my name?").startswith("earlier value")

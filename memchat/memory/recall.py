@@ -491,7 +491,9 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
                     and _said_at(c.memory) < _said_at(employer.memory)
                     and another_workplace(c.memory.content, employer.memory.content)):
                 older[c.memory.id] = employer.memory.id
-    current_origins = {c.memory.origin_id for c in latest.values()}
+    # the message a current value came from is current too, unless the question asks only for the slot whose
+    # value it told before ("Hi! I'm Tom, … I work as a bus driver": for "What's my job?" it is history)
+    current_origins = {c.memory.origin_id for key, c in latest.items() if not asked or key[0] in asked}
     by_id = {c.memory.id: c for c in candidates}
     for old_id, new_id in list(older.items()):  # the old wording, in the episode it came from
         origin = by_id[old_id].memory.origin_id
