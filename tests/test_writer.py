@@ -512,6 +512,8 @@ def test_a_users_slot_said_of_a_relative_is_the_relatives_unless_it_is_done_to_t
     # a switch puts the new value in the latest one's place, named or not
     ("I do yoga on Mondays.", "Switched from yoga to pilates this month.", ["pilates"], ["yoga on Mondays"]),
     ("I'm pescatarian.", "I've gone fully vegetarian.", ["vegetarian"], ["pescatarian"]),
+    ("I'm vegan, have been for years.", "Going keto, doctor's orders.", ["keto"], ["vegan"]),
+    ("I'm vegetarian.", "I went pescatarian over the summer.", ["pescatarian"], ["vegetarian"]),
 ])
 def test_in_a_many_valued_slot_only_a_switch_replaces_what_it_does_not_name(tmp_path, earlier, later, kept, gone):
     services = fake_services(tmp_path)

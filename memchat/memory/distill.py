@@ -44,12 +44,16 @@ LIKES = re.compile(rf"^\s*(?:i'?m|i am) (?:a |an )?(?:[\w'-]+ ){{0,4}}(?:fan|sup
                    rf"^\s*(?:i|we)\s+{INTENSIFIERS}{{0,2}}(?:love|like|enjoy|prefer|hate|"
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较|真的|挺|非常|超|蛮|相当|真心)*(?:喜欢|爱|讨厌|受不了)")
+_NEW_DIET = (r"\b(?:going|went|turned|turning) (?:fully |full |completely |totally )?(?:vegan|vegetarian|veggie|keto|"
+             r"paleo|pescatarian|plant-based|dairy-free|gluten-free|teetotal)\b")
+"""A diet taken up ("Going keto", "I went pescatarian"): it takes the place of the one before."""
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|renamed|"
     r"(?:now|these days) (?:called|named|goes by|answers to)|answers to|"
     r"traded (?:\w+ )*?in for|(?:now|these days|nowadays)(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
     r"now (?:on|doing|learning|playing|into)|back to|started \w+ing (?:\w+ ){0,3}again|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
-    r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而|新家",
+    r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|"
+    rf"{_NEW_DIET}|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而|新家",
     re.IGNORECASE,
 )
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
@@ -221,7 +225,7 @@ SWITCH = re.compile(
     r"\b(?:switch(?:ed|ing)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|traded (?:\w+ )*?in for|"
     r"(?:'ve|\bhave|\bhas) (?:now )?gone (?:fully |full |completely |totally )?(?!to\b|back\b|out\b|home\b|through\b|"
     r"over\b|off\b|up\b|down\b|and\b)\w+)\b|"
-    r"换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而", re.IGNORECASE)
+    rf"{_NEW_DIET}|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而", re.IGNORECASE)
 """The change language that puts one value in another's place. In a many-valued slot only this replaces the latest
 value unnamed ("I've gone vegetarian" after pescatarian): "I started running again", "now learning Japanese",
 "back to climbing" add to what the user does."""
