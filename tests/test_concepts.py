@@ -282,6 +282,11 @@ PEOPLE = {"daughter": [frozenset({"isla"})], "child": [frozenset({"isla"}), froz
     ("What's my brother's name?", "my bro tomas fixed the boiler", ""),  # no capitals to tell a name by
     ("What's my brother's name?", "The user's brother Jérôme flew in from Lyon.", ""),
     ("What's my brother's name?", "The user's brother tomas turns 29 on june 4.", ""),
+    # found in review: a place or another person beside the word is no name for them
+    ("What's my brother's name?", "My brother is in Paris this week.", "names no brother of yours"),
+    ("What's my brother's name?", "my brother and Ava are friends", "names no brother of yours"),
+    ("What's my brother's name?", "Yesterday my brother had a fever.", "names no brother of yours"),
+    ("What's my brother's name?", "my bro maeve turns 29 and I'm throwing a party", ""),
 ])
 def test_a_memory_that_speaks_of_another_relative_does_not_answer(question, memory, verdict):
     from memchat.memory.recall import relatives_asked, speaks_of_none

@@ -83,6 +83,7 @@ def test_relative_times_resolve_against_the_message_time(text, label):
         ("I'm flying out on the 2nd", "2026-04-02"),
         ("The recital is on the 4th of next month", "2026-04-04"),
         ("Payday was the 1st.", "2026-03-01"),
+        ("We got the keys on Friday the 13th.", "2026-03-13"),
         ("大前天我去看了牙医", "2026-03-13"),
         ("大后天我要考试", "2026-03-19"),
         ("9号那天我们去了医院", "2026-03-09"),
@@ -112,6 +113,9 @@ def test_days_of_the_month_holidays_and_spoken_shortcuts_resolve(text, label):
         ("Then on 3 March, an interview at the bank", "2026-03-03"),
         ("We got married on 14 June", "2025-06-14"),
         ("The wedding is in June", "2026-06"),
+        # found in review: words that are no past tense
+        ("I've got a meeting on the 23rd", "2026-05-23"), ("The last payment is on the 30th", "2026-04-30"),
+        ("我3号过生日", "2026-05-03"),
     ],
 )
 def test_a_date_with_no_tense_is_the_nearer_one_ahead_rather_than_behind(text, label):
@@ -121,9 +125,18 @@ def test_a_date_with_no_tense_is_the_nearer_one_ahead_rather_than_behind(text, l
 
 @pytest.mark.parametrize("text", ["My flat is on the 3rd floor.", "It was the 5th time I asked.",
                                   "Her 40th birthday party was fun", "坐3号线去上班", "住在5号楼",
-                                  "I lay on sun loungers all week"])
+                                  "I lay on sun loungers all week",
+                                  # found in review
+                                  "I rely on sat nav too much", "I've always wanted to visit Easter Island",
+                                  "I love Christmas", "Merry Christmas!", "圣诞快乐", "买了一盒5号电池", "在2号航站楼等你",
+                                  "I play chess with Henry the 8th.", "It's on the 2nd shelf", "by the 3rd trimester"])
 def test_numbers_that_are_no_dates_stay_undated(text):
     assert resolve_times(text, MONDAY) == []
+
+
+def test_a_day_that_some_years_lack_is_kept_in_the_years_that_have_it():
+    said = datetime(2028, 3, 1, 10, 0).timestamp()
+    assert resolve_times("She was born on Feb 29th", said)[0].label == "2028-02-29"
 
 
 def test_month_questions_name_no_year_so_they_mean_the_same_whenever_asked():
@@ -149,6 +162,7 @@ def test_month_questions_name_no_year_so_they_mean_the_same_whenever_asked():
         ("Heading to Porto with Lars on 3 Oct.", ["I'm heading to Porto with Lars on 3 Oct."]),
         ("Going keto, doctor's orders.", ["I'm going keto, doctor's orders."]),
         ("Going to the gym is a pain.", ["Going to the gym is a pain."]),
+        ("Going to the gym helps my back.", ["Going to the gym helps my back."]),
     ],
 )
 def test_discourse_markers_go_and_each_fact_keeps_a_subject(text, clauses):

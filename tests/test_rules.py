@@ -373,6 +373,7 @@ def test_questions_without_their_mark(text, asked):
     ("Played bridge at the club last night.", "event"), ("I went swimming yesterday with Jo.", "event"),
     ("I play bridge on Tuesdays.", "fact"), ("I go swimming every Friday.", "fact"),
     ("I go swimming on Sunday mornings.", "fact"),
+    ("Went climbing a week ago, arms still sore.", "event"),
     ("Next Saturday I play my first chess tournament.", "fact"),  # ahead: not yet done
 ])
 def test_a_pastime_done_once_on_a_past_day_is_an_event_and_a_habit_a_fact(sentence, kind):

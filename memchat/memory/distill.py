@@ -394,9 +394,9 @@ def draft_from_sentence(
     )
 
 
-_HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week|most|mornings|evenings|nights|"
-                       r"afternoons|weekends)\b|"
-                       r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每|经常|一般|平时|常常|总是", re.IGNORECASE)
+_HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week(?! ago)|mornings|evenings|"
+                       r"nights|afternoons|weekends|most (?:days|weeks|weekends|mornings|evenings|nights))\b|"
+                       r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每|经常|(?<!得)一般|平时|常常|总是", re.IGNORECASE)
 
 
 def _once_on_a_day(when: ResolvedTime | None, said_at: float | None, sentence: str) -> bool:

@@ -10,6 +10,7 @@ make an earlier statement about that thing history when a later one ends it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memchat.memory.concepts import concepts_in
 from memchat.memory.distill import RETIREMENT
@@ -48,21 +49,22 @@ HABIT_ENDED = re.compile(
 the gym", 再也不喝酒): an act for recall, though not a retiring event."""
 _TIMES_OF_WEEK = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|mornings?|evenings?|nights?|"
                   r"afternoons?|lunchtimes?")
-_CN_TIME_OF_WEEK = r"(?:周|礼拜|星期|[0-9一二三四五六七八九十两]点|早上|上午|中午|下午|晚上)"
+_CN_TIME_OF_WEEK = r"(?:周|礼拜|星期|(?:[0-9]|[二三四五六七八九十两])点|早上|上午|中午|下午|晚上)"
 RESCHEDULED = re.compile(
     rf"\b(?:has |have |'s |got |just )?(?:moved|changed|switched|shifted|swapped|gone)\s+(?:over\s+|back\s+)?to\s+"
     rf"(?:\w+\s+)?(?:{_TIMES_OF_WEEK}|\d{{1,2}}(?::\d\d)?\s*(?:am|pm))\b"
-    rf"|\b(?:is|are)\s+now\s+(?:on|at|every)\s+(?:\w+\s+)?(?:{_TIMES_OF_WEEK}|\d{{1,2}})\b"
+    rf"|\b(?:is|are)\s+now\s+(?:on|at|every)\s+(?:\w+\s+)?(?:{_TIMES_OF_WEEK}|\d{{1,2}}(?::\d\d\s*(?:am|pm)?|\s*(?:am|pm)))\b"
     rf"|(?:改成|改到|改在|挪到|换到|调到)(?=[^，。！？,]{{0,3}}{_CN_TIME_OF_WEEK})",
     re.IGNORECASE,
 )
 """A regular thing moved to another day or time ("Book club has moved to Thursdays", 排练改成礼拜天下午了)."""
 SCHEDULE = re.compile(rf"\b(?:{_TIMES_OF_WEEK}|every)\b|\b\d{{1,2}}(?::\d\d)?\s*(?:am|pm)\b|\bat \d{{1,2}}\b|每|"
-                      r"(?:周|礼拜|星期)[一二三四五六日天]|[0-9一二三四五六七八九十两]点(?![儿心])", re.IGNORECASE)
+                      r"(?:周|礼拜|星期)[一二三四五六日天]|(?:[0-9]|[二三四五六七八九十两])点(?![儿心])", re.IGNORECASE)
 """A statement that gives a regular thing its day or time: the schedule a reschedule replaces."""
 
 
-def rescheduled_terms(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def rescheduled_terms(text: str) -> frozenset[str]:
     """The words naming the regular thing a reschedule moves ("Book club" in "Book club has moved to
     Thursdays"); empty when the text moves nothing to another day or time."""
     found = set()
@@ -71,7 +73,7 @@ def rescheduled_terms(text: str) -> set[str]:
         if act:  # the thing's own words, short ones too ("five-a-side" is fiv, sid)
             named = re.split(_PAUSE, clause[:act.start()])[-1]
             found |= object_terms(named) | {t for t in query_terms(named) if len(t) == 3 and t.isalpha()}
-    return found
+    return frozenset(found)
 
 
 STUDY_DONE = re.compile(

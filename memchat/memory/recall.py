@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 import numpy as np
 
@@ -230,24 +231,36 @@ has not named."""
 def _names_the_kin(text: str, relation: str) -> bool:
     """Whether a memory gives the relation a name: a name beside its word ("my son Callum", "Callum, my
     son", "our kids are Timur and Aru", 我儿子叫…), not a name somewhere else in it ("Ava's party had
-    twelve kids"). Chinese names carry no capital: a Chinese memory that speaks of the relation may."""
-    if has_cjk(text) or not re.search(r"[A-Z]", text.replace("I ", "i ")):
+    twelve kids", "My dad is in Paris"). Chinese names carry no capital: a Chinese memory that speaks of the
+    relation may."""
+    plain = re.sub(r"\bI\b", "i", text)
+    if has_cjk(text) or not re.search(r"[A-Z]", plain):
         return True  # no capitals to tell a name by
+    beside, typed_lower = _kin_patterns(relation)
+    if beside.search(text):
+        return True
+    if re.search(r"(?<!^)(?<![.!?] )\b[A-Z]", plain):
+        return False
+    return bool(typed_lower.search(text))  # capitals only where sentences open: "my gf maeve turns 29"
+
+
+@lru_cache(maxsize=64)
+def _kin_patterns(relation: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     broader = CONCEPTS[relation].parent
     words = [w for n in (relation, broader) if n in CONCEPTS and (n == relation or n in FAMILY_WORDS)
              for w in words_of(n) if not has_cjk(w)]
     kin = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     name = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"
-    if re.search(
+    between = r"(?:(?!(?:and|or|had|has|have|in|from|at|near)\b)[a-z]+\s+)?"  # not a place or another person
+    beside = re.compile(
         rf"\b(?i:{kin})(?:s|'s|’s)?\b(?:\s+(?:\S+\s+){{0,4}}?(?i:name is|called|named|is|are|was|were))?,?\s+"
-        rf"(?:[a-z]+\s+)?{name}|{name}(?:,\s*|\s+\(\s*|\s+(?:is|was)(?:\s+\w+)?\s+|\s+)"
-        rf"(?i:my|our|the user's|their)\s+(?:\w+\s+)?(?i:{kin})\b", text):
-        return True
-    if re.search(r"(?<!^)(?<![.!?] )\b[A-Z]", text.replace("I ", "i ")):
-        return False
-    # capitals only where sentences open: a name typed in lower case beside the word ("my gf maeve turns 29")
-    return bool(re.search(rf"\b(?i:my|our|the user's)\s+(?i:{kin})\s+(?!(?:is|was|and|has|had|who|just|really|said)\b)"
-                          r"[a-z]{3,}\s+(?:turns|is|was|has|had|said|and|works|lives)\b", text))
+        rf"{between}{name}|{name}(?:,\s*|\s+\(\s*|\s+(?:is|was)(?:\s+\w+)?\s+)"
+        rf"(?i:my|our|the user's|their)\s+(?:\w+\s+)?(?i:{kin})\b"
+        rf"|(?<=[a-z,] ){name}\s+(?i:my|our|the user's|their)\s+(?:\w+\s+)?(?i:{kin})\b")  # "with Callum my son"
+    typed_lower = re.compile(
+        rf"\b(?i:my|our|the user's)\s+(?i:{kin})\s+(?!(?:is|was|and|has|had|who|just|really|said)\b)"
+        r"[a-z]{3,}\s+(?:turns|is|was|has|had|said|and|works|lives)\b")
+    return beside, typed_lower
 
 
 def speaks_of_none(relations: frozenset[str], query: str, content: str, people: dict[str, list[frozenset[str]]],
@@ -367,7 +380,7 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
                       for t in search_terms(w)} | _thing_terms(c.memory.content)
         if ended or c.memory.id in completing:
             endings.append((c.memory, ended))
-    moves = [(c.memory, moved) for c in active if (moved := rescheduled_terms(c.memory.content))]
+    moves = [(c.memory, moved) for c in active if c.relevance >= floor and (moved := rescheduled_terms(c.memory.content))]
     if not endings and not moves:
         return {}
     earlier = [(c.memory, set(search_terms(c.memory.content))) for c in active
@@ -491,9 +504,7 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
                     and _said_at(c.memory) < _said_at(employer.memory)
                     and another_workplace(c.memory.content, employer.memory.content)):
                 older[c.memory.id] = employer.memory.id
-    # the message a current value came from is current too, unless the question asks only for the slot whose
-    # value it told before ("Hi! I'm Tom, … I work as a bus driver": for "What's my job?" it is history)
-    current_origins = {c.memory.origin_id for key, c in latest.items() if not asked or key[0] in asked}
+    current_origins = {c.memory.origin_id for c in latest.values()}
     by_id = {c.memory.id: c for c in candidates}
     for old_id, new_id in list(older.items()):  # the old wording, in the episode it came from
         origin = by_id[old_id].memory.origin_id

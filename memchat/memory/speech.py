@@ -129,7 +129,8 @@ _ON_THE_WAY = re.compile(
     r"^(?:now |also |then |finally )?(?:heading|flying|going|driving|travelling|traveling|moving|off)\s+"
     r"(?:(?:back |home |up |down |out |over |off )?to\b|vegan|vegetarian|veggie|keto|paleo|pescatarian|plant-based|"
     r"part[- ]time|full[- ]time|freelance|self-employed)"
-    r"(?![^.!?]*\b(?:is|was|are|were|isn'?t|wasn'?t|sucks|takes?|costs?)\b)(?![^.!?]*\?)",
+    r"(?![^.!?]*\b(?:is|was|are|were|isn'?t|wasn'?t|sucks|takes?|took|costs?|helps?|helped|makes?|made|seems?|seemed|"
+    r"sounds?|sounded|kills?|means?|meant|feels?|felt|gets?|would|will|can|could|should|might|must)\b)(?![^.!?]*\?)",
     re.IGNORECASE,
 )
 """A plan or a change told without its "I'm": "Heading to Porto with Lars on 3 Oct.", "Going keto, doctor's

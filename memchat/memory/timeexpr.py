@@ -25,23 +25,26 @@ from memchat.types import format_day
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 _MONTH_ALT = "|".join(MONTHS) + "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
-_WEEKDAY_ALT = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|tue|weds|wed|thurs|thur|thu|fri|sat"
-"""Weekdays, with the short forms people type ("last Sat") but not "sun" or "mon" ("on sun loungers")."""
+_WEEKDAY_ALT = ("monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|tue|weds|wed|thurs|thur|thu|fri|"
+                r"sat(?!\s*(?:nav|phones?)\b)")
+"""Weekdays, with the short forms people type ("last Sat") but not "sun" or "mon" ("on sun loungers") nor a sat nav."""
 _WEEKDAY_SHORT = {"tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "weds": "wednesday", "thu": "thursday",
                   "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday"}
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)"
 _NOT_A_DAY_AFTER = (r"(?!\s+(?:floor|time|times|try|attempt|go|day|week|hole|lap|round|birthday|anniversary|place|"
                     r"grade|year|century|row|page|step|mile|edition|generation|minute|gear|draft|version|street|avenue|"
-                    r"book|episode|season|chapter|level|person|one|pick|seed|choice|in line)\b)")
+                    r"book|episode|season|chapter|level|person|one|pick|seed|choice|in line|shelf|green|tee|trimester|beer|pint|drink|"
+                    r"glass|seat|stop|ball|inning|set|verse|line|note|bar|amendment|lesson|test|match|game|goal|"
+                    r"grader|graders|leg|stage|half|quarter|course|option|bus|train|bottle|cup)\b)")
 """"The 3rd floor", "the 5th time": an ordinal that counts something, not a day of the month."""
 _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "xmas": (12, 25),
              "boxing day": (12, 26), "new year's eve": (12, 31), "hogmanay": (12, 31), "new year's day": (1, 1),
              "halloween": (10, 31), "valentine's day": (2, 14), "bonfire night": (11, 5),
              "圣诞节": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "国庆": (10, 1), "情人节": (2, 14), "万圣节": (10, 31),
-             "劳动节": (5, 1), "五一": (5, 1), "十一": (10, 1)}
+             "劳动节": (5, 1), "五一": (5, 1)}
 """Holidays on the same day every year; Easter is reckoned (`dateutil.easter`). Lunar ones (春节, Diwali) are not."""
 _HOLIDAY_ALT = "|".join(re.escape(h) for h in sorted((h for h in _HOLIDAYS if not has_cjk(h)), key=len, reverse=True))
-_CN_HOLIDAY_ALT = "|".join(sorted((h for h in _HOLIDAYS if has_cjk(h) and h != "十一"), key=len, reverse=True))
+_CN_HOLIDAY_ALT = "|".join(sorted((h for h in _HOLIDAYS if has_cjk(h)), key=len, reverse=True))
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "few": 3}
 _NUM_ALT = r"\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few"
@@ -77,7 +80,9 @@ TIME_RULES: tuple[TimeRule, ...] = (
     TimeRule("day_of_month", rf"\b(?:(?:on|by|from|until|till|since|before|after|around) the {_ORDINAL}\b"
              rf"(?: of (this|last|next) month)?{_NOT_A_DAY_AFTER}|the {_ORDINAL}(?=\s*(?:[.,!?;)]|$|and\b|but\b)))",
              "day", "we got the keys on the 9th"),
-    TimeRule("holiday", rf"\b({_HOLIDAY_ALT}|easter)\b", "day", "over Christmas"),
+    TimeRule("holiday", rf"\b(?:at|over|on|for|since|after|before|this|last|next|spent|during|until|till|by)\s+"
+             rf"(?:the\s+)?({_HOLIDAY_ALT}|easter)\b(?!\s+(?:island|eggs?|trees?|jumpers?|costumes?|cards?|music|films?|"
+             r"movies?|lights|market|songs?|present|presents|shopping|list)\b)", "day", "over Christmas"),
     TimeRule("relative_unit", r"\b(last|this|next) (week|weekend|month|year|summer|winter|spring|autumn|fall)\b",
              "unit", "next month I'm flying"),
     TimeRule("month_name", rf"\b(?:in|since|during|this|last|next|early|late|mid|end of|back in) ({_MONTH_ALT})\b",
@@ -86,9 +91,9 @@ TIME_RULES: tuple[TimeRule, ...] = (
     TimeRule("cn_date", rf"({_CN_NUM})月({_CN_NUM})[日号]", "day", "3月14日"),
     TimeRule("cn_three_days", r"大(前|后)天", "day", "大前天"),
     TimeRule("cn_month_day", rf"(上|下|这|本)个?月({_CN_NUM})[日号]", "day", "上个月8号"),
-    TimeRule("cn_day_of_month", rf"(?<![月0-9一二两三四五六七八九十几])({_CN_NUM})号(?![线楼床门口位房店机车窗球码桌院])", "day",
+    TimeRule("cn_day_of_month", rf"(?<![月0-9一二两三四五六七八九十几])({_CN_NUM})号(?![线楼床门口位房店机车窗球码桌院电航选字台馆厅])", "day",
              "9号那天"),
-    TimeRule("cn_holiday", rf"({_CN_HOLIDAY_ALT})", "day", "国庆的时候"),
+    TimeRule("cn_holiday", rf"(?<![0-9一二三四五六七八九十两])({_CN_HOLIDAY_ALT})(?!节?快乐)", "day", "国庆的时候"),
     TimeRule("cn_day_before_yesterday", r"前天", "day", "前天"),
     TimeRule("cn_yesterday", r"昨天|昨晚", "day", "昨天"),
     TimeRule("cn_today", r"今天|今晚|今早", "day", "今天"),
@@ -190,14 +195,23 @@ def _unit(which: str, unit: str, said: datetime) -> tuple[datetime, str] | None:
     return start, "month"
 
 
+def _date_or_none(year: int, month: int, day: int) -> datetime | None:
+    try:
+        return datetime(year, month, day)
+    except ValueError:  # 29 February in a common year, 31 April
+        return None
+
+
 def _nearest(dates: list[datetime], said: datetime, future: bool, past: bool) -> datetime:
     """Which of the same day (or month) in neighbouring months or years a sentence means: the last one
     when it is told in the past, the next when it looks ahead, and with no tense the nearer one, ahead
     rather than behind when it is up to twice as far ("I start there on 1 June", said in April, is this
     June; "the 2nd", said on the 16th, is next month's)."""
     today = _day(said)
-    before = max(d for d in dates if d <= today)
-    after = min(d for d in dates if d >= today)
+    before = max((d for d in dates if d <= today), default=None)
+    after = min((d for d in dates if d >= today), default=None)
+    if before is None or after is None:
+        return after or before or today
     if future:
         return after
     if past:
@@ -226,6 +240,9 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
         found = _unit("last", g[0].lower(), said)
         return (found[0] - timedelta(weeks=1), found[1]) if found else None
     if name in ("day_of_month", "cn_day_of_month", "cn_month_day"):
+        named = re.search(r"\b([A-Z][a-z]+)\s+$", match.string[:match.start()])
+        if named and not re.fullmatch(_WEEKDAY_ALT, named.group(1).lower()) and match.group(0).lower().startswith("the"):
+            return None  # "Henry the 8th", "Pope Pius the 12th": a name's number
         return _day_of_month(name, g, said, future, past)
     if name in ("holiday", "cn_holiday"):
         return _holiday(g[0].lower(), said, future, past), "day"
@@ -272,10 +289,8 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
             month, day = _month_number(month_name), int(day_text)
         if not (1 <= month <= 12 and 1 <= day <= 31):
             return None
-        try:
-            return _nearest([datetime(said.year + k, month, day) for k in (-1, 0, 1)], said, future, past), "day"
-        except ValueError:
-            return None
+        dates = [d for k in (-1, 0, 1, 2, -2, 3, -3, 4, -4) if (d := _date_or_none(said.year + k, month, day))]
+        return (_nearest(dates, said, future, past), "day") if dates else None
     if name == "relative_unit":
         return _unit(g[0].lower(), g[1].lower(), said)
     if name == "cn_unit":
@@ -299,18 +314,20 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
     return None
 
 
-_PAST = re.compile(r"\b(?:was|were|went|did|had|got|came|took|saw|met|left|made|gave|ran|paid|spent|ago|last)\b"
+_PAST = re.compile(r"\b(?:was|were|went|did|had|(?<!'ve )(?<!have )got|came|took|saw|met|left|made|gave|ran|paid|spent|"
+                   r"ago|last (?:week|month|year|night|time|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b"
                    r"|\b(?:i|we|he|she|they|you|it)\s+(?:\w+ly\s+|just\s+|only\s+)?"
-                   r"(?!(?:booked|scheduled|planned|arranged|need|feed)\b)[a-z]{2,}ed\b"
-                   r"|了|过|[去来回到搬办买]的", re.IGNORECASE)
+                   r"(?!(?:booked|scheduled|planned|arranged)\b)[a-z]+(?<!e)ed\b"
+                   r"|了|[去回到搬办买]的", re.IGNORECASE)
 """A sentence told in the past: "on the 23rd" is then the last 23rd, not the next. "Booked for the 23rd"
 looks ahead."""
 
 
 def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: bool,
                   past: bool) -> tuple[datetime, str] | None:
-    """"On the 9th", "9号", "上个月8号": the day in the month named, or else the one the tense points to
-    (`_nearest`): "we got the keys on the 9th", "I'm flying out on the 2nd", "my op is on the 23rd"."""
+    """"On the 9th", "9号", "上个月8号": the day in the month named, or else the last such day when the sentence
+    is told in the past ("we got the keys on the 9th"), the next one otherwise ("I'm flying out on the 2nd",
+    "I've got a meeting on the 23rd")."""
     if name == "cn_month_day":
         step, day = {"上": -1, "下": 1, "这": 0, "本": 0}[g[0] or "这"], cn_number(g[1] or "")
     elif name == "cn_day_of_month":
@@ -331,7 +348,7 @@ def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: 
         found = in_month(step)
         return (found, "day") if found else None
     dates = [d for d in (in_month(-2), in_month(-1), in_month(0), in_month(1), in_month(2)) if d]
-    return _nearest(dates, said, future, past), "day"
+    return _nearest(dates, said, future or not past, past), "day"  # a day this near is told in the past if past
 
 
 def _holiday(name: str, said: datetime, future: bool, past: bool) -> datetime:
