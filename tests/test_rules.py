@@ -381,3 +381,15 @@ def test_a_pastime_done_once_on_a_past_day_is_an_event_and_a_habit_a_fact(senten
     draft = draft_from_sentence(sentence, session_id=None, message_id=None, said_at=monday)
     assert draft is not None and draft.attribute in ("hobby", "sport")
     assert draft.kind == kind
+
+
+@pytest.mark.parametrize(("sentence", "attribute"), [
+    ("Took Dad out for his birthday on Sunday.", "event"), ("Timur's birthday party was at a trampoline park.", "event"),
+    ("We had a lovely meal for my wife's birthday yesterday.", "event"), ("上周末给我妈过了生日", "event"),
+    ("My birthday is on 3 May.", "birthday"), ("Dad's birthday is 3 May.", "birthday"),
+])
+def test_a_birthday_celebrated_is_an_event_not_the_date_of_the_birthday(sentence, attribute):
+    """The day out must not take the place of the birthday's date (a single value per person)."""
+    monday = datetime(2026, 3, 16, 10, 0).timestamp()
+    draft = draft_from_sentence(sentence, session_id=None, message_id=None, said_at=monday)
+    assert draft is not None and draft.attribute == attribute

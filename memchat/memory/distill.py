@@ -372,6 +372,8 @@ def draft_from_sentence(
         kind, attribute = "event", "event"  # "今天跟组长提了离职": the user's leaving, not a new manager
     if attribute == "pet" and (LIFE_EVENTS.search(sentence) or _FAMILY_EVENT.search(sentence)):
         kind = "event"  # "汤圆做了绝育手术", "Bracken had her operation": it happened to the pet
+    if attribute == "birthday" and _CELEBRATED.search(sentence):
+        kind, attribute = "event", "event"  # "Took Dad out for his birthday on Sunday": a day out, not his birthday's date
     if attribute in ("hobby", "sport") and (is_happening(sentence) or _once_on_a_day(when, said_at, sentence)):
         kind = "event"  # "We played a gig at the Crown in Hexham", "Played bridge at the club last night"
     if attribute in _POSSESSIONS and _TEMPORARY_USE.search(sentence):
@@ -394,6 +396,12 @@ def draft_from_sentence(
     )
 
 
+_CELEBRATED = re.compile(
+    r"\b(?:for|on|at) (?:my|his|her|their|our|the user's|(?-i:[A-Z])[a-z]+'s) (?:[\w']+ )?birthday\b(?! is\b)|"
+    r"\bbirthday (?:party|parties|meal|dinner|lunch|drinks|cake|trip|weekend|celebrations?|do|bash|picnic|present|"
+    r"presents|gift|surprise)\b|(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
+"""A birthday celebrated ("took Dad out for his birthday", "Timur's birthday party was at…"): what happened
+that day, not the day the birthday falls on."""
 _HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week(?! ago)|mornings|evenings|"
                        r"nights|afternoons|weekends|most (?:days|weeks|weekends|mornings|evenings|nights))\b|"
                        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每|经常|(?<!得)一般|平时|常常|总是", re.IGNORECASE)
