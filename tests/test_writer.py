@@ -228,6 +228,8 @@ def test_a_chinese_forget_topic_loses_its_frame(tmp_path):
     ("Plot twist: I'm seeing someone! His name's Tomasz, we met at uni.", "partner", "Tomasz"),
     ("We got a puppy! Her name is Bella.", "pet", "Bella"),
     ("I have a cat. Her name is Miso.", "pet", "Miso"),
+    ("Got a kitten today. We've called her Mabel.", "pet", "Mabel"),
+    ("We adopted a rescue greyhound last week! He's called Bolt, a big softie.", "pet", "Bolt"),
 ])
 def test_a_name_given_in_the_next_sentence_names_whom_the_sentence_before_introduced(tmp_path, text, slot, name):
     services = fake_services(tmp_path)

@@ -224,17 +224,19 @@ def normalise(text: str) -> str:
     return text.replace("本人", "我")
 
 
-_NAMED_NEXT = re.compile(r"^\s*(?:his|her|its|their) name(?:'s| is| was)\s+((?-i:[A-Z][a-z]+))\b[\s,.!]*(.*)$",
-                         re.IGNORECASE | re.DOTALL)
-_INTRODUCES = re.compile(r"\b(?:someone|somebody|(?:a|an|new)\s+(?:new\s+|little\s+|baby\s+)?[a-z]+)\s*[.!]*\s*$",
-                         re.IGNORECASE)
+_NAMED_NEXT = re.compile(r"^\s*(?:(?:his|her|its|their) name(?:'s| is| was)|(?:we've|we have|we|they've|they|i've|i) "
+                         r"(?:called|named) (?:him|her|it|them)|(?:he|she|it)(?:'s| is) called|(?:he|she) goes by)"
+                         r"\s+((?-i:[A-Z][a-z]+))\b[\s,.!]*(.*)$", re.IGNORECASE | re.DOTALL)
+_INTRODUCES = re.compile(r"\b(?:someone|somebody|(?:a|an|new)\s+(?:new\s+|little\s+|baby\s+|rescue\s+)?[a-z]+)"
+                         r"(\s+(?:today|yesterday|last (?:week|night|weekend)|this (?:week|morning|weekend)|at last|"
+                         r"finally|on (?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s*[.!]*\s*$", re.IGNORECASE)
 
 
 def with_next_name(sentences: list[str]) -> list[tuple[str, str]]:
     """Each sentence as said and as read, a name given in the next sentence joined to whom it names: "I'm
     seeing someone! His name's Leo, we met at uni." reads "I'm seeing someone called Leo, we met at uni.";
-    "We got a puppy! Her name is Bella." reads "We got a puppy called Bella." The naming sentence is not
-    read again."""
+    "We got a puppy! Her name is Bella." reads "We got a puppy called Bella."; "Got a kitten today. We've
+    called her Mabel." reads "Got a kitten called Mabel today." The naming sentence is not read again."""
     read: list[tuple[str, str]] = []
     skip = False
     for index, sentence in enumerate(sentences):
@@ -243,9 +245,12 @@ def with_next_name(sentences: list[str]) -> list[tuple[str, str]]:
             continue
         following = sentences[index + 1] if index + 1 < len(sentences) else ""
         named = _NAMED_NEXT.match(following)
-        if named and _INTRODUCES.search(sentence):
+        introduced = _INTRODUCES.search(sentence) if named else None
+        if named and introduced:
             rest = named.group(2).strip()
-            joined = f"{sentence.rstrip(' .!')} called {named.group(1)}" + (f", {rest}" if rest else ".")
+            when = introduced.group(1) or ""  # "Got a kitten today. We've called her Mabel": the kitten called Mabel
+            said = sentence[:introduced.start(1)] if when else sentence.rstrip(" .!")
+            joined = f"{said} called {named.group(1)}{when}" + (f", {rest}" if rest else ".")
             read.append((sentence, joined))
             skip = True
         else:
