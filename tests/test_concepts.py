@@ -366,3 +366,10 @@ def test_kin_someone_else_has_are_theirs(query, content, gone):
     assert "sister" in own_kin_only("What's my sister's name?", "My sister Jo has a daughter.")
     assert own_kin_only(query, "I have a son called Leo.") == "I have a son called Leo."
     assert kin_of_others("My sister has a son, Leo.") == frozenset({"son"})
+
+
+@pytest.mark.parametrize(("text", "concept"), [
+    ("那只汪星人叫啥来着？", "dog"), ("家里的喵星人又胖了", "cat"), ("五菱宏光上周六卖了", "car"), ("面包车卖了多少钱？", "vehicle"),
+])
+def test_everyday_chinese_words_for_pets_and_cars(text, concept):
+    assert concept in concepts_in(text)

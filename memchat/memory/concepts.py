@@ -62,18 +62,18 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("dog", "pet", "dog|dogs|puppy|pup|doggy|pooch|mutt|hound|sighthound|terrier|spaniel|collie|labrador|retriever|"
                    "poodle|beagle|husky|corgi|pug|dachshund|sausage dog|bulldog|chihuahua|greyhound|whippet|lurcher|"
                    "schnauzer|shih tzu|alsatian|german shepherd|rottweiler|doberman|staffie|jack russell|cockapoo|"
-                   "labradoodle|狗|小狗|狗狗|柯基|金毛|泰迪|哈士奇|二哈|柴犬|拉布拉多|边牧|比熊|萨摩耶|博美|德牧|法斗|雪纳瑞|土狗"),
+                   "labradoodle|狗|小狗|狗狗|狗子|汪星人|柯基|金毛|泰迪|哈士奇|二哈|柴犬|拉布拉多|边牧|比熊|萨摩耶|博美|德牧|法斗|雪纳瑞|土狗"),
     ("cat", "pet", "cat|cats|kitten|kitty|moggy|tabby|siamese|persian|ragdoll|maine coon|british shorthair|sphynx|"
-                   "猫|小猫|猫咪|橘猫|英短|美短|布偶|暹罗|加菲|狸花|蓝猫"),
+                   "猫|小猫|猫咪|喵星人|橘猫|英短|美短|布偶|暹罗|加菲|狸花|蓝猫"),
     ("bird", "pet", "bird|parrot|budgie|canary|parakeet|cockatiel|myna|鸟|鹦鹉|八哥|画眉|文鸟"),
     ("rabbit", "pet", "rabbit|bunny|兔子|兔"),
     ("fish", "pet", "goldfish|fish tank|金鱼|鱼缸"),  # not "aquarium": as often a place one visits
     # getting about
-    ("vehicle", None, "vehicle|vehicles|wheels|van|truck|pickup|bakkie|ute|suv|jeep|camper|campervan|车|车子"),
+    ("vehicle", None, "vehicle|vehicles|wheels|van|truck|pickup|bakkie|ute|suv|jeep|camper|campervan|车|车子|面包车|货车|皮卡"),
     ("car", "vehicle", "car|cars|auto|motor|honda|ford|volkswagen|nissan|bmw|audi|mercedes|skoda|renault|peugeot|"
                        "fiat|hyundai|mazda|volvo|vauxhall|subaru|lada|suzuki|citroen|dacia|toyota|kia|tesla|fiesta|"
                        "corsa|civic|corolla|yaris|clio|prius|qashqai|octavia|niva|hilux|汽车|小车|轿车|比亚迪|"
-                       "大众|丰田|本田|特斯拉"),
+                       "大众|丰田|本田|特斯拉|五菱|宏光|长安|吉利|奇瑞|哈弗|蔚来|理想汽车|小鹏|问界|日产|别克"),
     ("motorbike", "vehicle", "motorbike|motorcycle|moped|scooter|摩托|摩托车|电动车|电瓶车"),
     ("bicycle", "vehicle", "bicycle|bike|cycle|e-bike|ebike|自行车|单车"),
     ("commute", None, "commute|commuting|get to work|travel to work|通勤|上下班"),
