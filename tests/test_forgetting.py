@@ -520,23 +520,3 @@ def test_forgetting_everything_about_two_people_takes_what_each_of_them_was_told
     services.writer.process("Please forget everything I told you about Ravi and Priya.", session_id=None,
                             message_id=None, now=9 * DAY)
     assert "arrested" not in _alive(services)
-
-
-@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
-    # a person and a vague "thing": the story about them goes, who they are stays
-    (["My daughter Ella is 14 and loves netball.",
-      "My daughter has been self-harming, we're getting her help from the GP."],
-     "Forget that thing about my daughter, please.", ["self-harming"], ["netball"]),
-    (["我女儿叫小雨，今年上初二。", "女儿最近跟班上一个男生走得很近，天天聊到半夜，我怕她早恋，又不敢说她。"],
-     "女儿那个事你给我删了啊，她会不高兴的", ["早恋"], ["小雨"]),
-    # no vague "thing": everything told about the person goes, as asked
-    (["My brother Tom lives in Hull.", "My brother's been arrested for drink driving, court is next month."],
-     "Please forget everything I told you about my brother.", ["arrested", "Hull"], []),
-])
-def test_the_thing_about_a_person_is_their_story_not_who_they_are(tmp_path, told, asked, gone, kept):
-    services = fake_services(tmp_path)
-    _told(services, *told)
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive

@@ -115,8 +115,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("joints", "health", "joint|joints|arthritis|gout|rheumatism|rheumatoid|关节|关节炎|痛风|风湿"),
     ("mental health", "health", "therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"
                                 "anxiety|depression|depressed|panic attack|panic attacks|adhd|autism|autistic|ocd|ptsd|"
-                                "bipolar|self-harm|self-harming|self harm|suicidal|eating disorder|anorexia|bulimia|"
-                                "心理医生|心理咨询|焦虑|抑郁|多动症|自闭症|自残|自杀|轻生|厌食"),
+                                "bipolar|心理医生|心理咨询|焦虑|抑郁|多动症|自闭症"),
     ("blood type", "health", "blood type|blood group|血型"),
     ("appearance", None, "appearance|长相|外表"),
     ("colour", "appearance", "colour|colours|color|colors|red|blue|green|yellow|purple|pink|颜色|红色|蓝色|绿色|黄色|紫色|粉色"),

@@ -17,10 +17,8 @@ import statistics
 from collections.abc import Sequence
 
 from memchat.memory.concepts import (
-    CONCEPTS,
     DOMAINS,
     PEOPLE_CONCEPTS,
-    ancestors,
     concept_overlap,
     concepts_in,
     covers,
@@ -162,26 +160,6 @@ _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next
                        r"moved to|starts? (?:uni|school|college|work|a new)|married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
                        re.IGNORECASE)
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
-
-
-_PRIVATE = frozenset(c for c in CONCEPTS if {c, *ancestors(c)} & {"health", "money", "separation", "job loss",
-                                                                  "gambling", "legal", "politics", "religion"})
-_WHO_SLOTS = frozenset({"name", "birthday", "job", "employer", "study", "partner", "children", "parents", "siblings",
-                        "relatives", "hometown", "home", "pet", "language", "hobby", "sport", "best_friend", "colleague",
-                        "manager"})
-
-
-def who_they_are(memory: Memory) -> bool:
-    """A short statement of who someone is ("My daughter Ella is 14 and loves netball", 我女儿叫小雨，今年上初二),
-    not something that happened to them or anything private (health, money, the law, a break-up): what a
-    request for "that thing about my daughter" keeps."""
-    text = memory.content
-    if concepts_in(text) & _PRIVATE or len(split_sentences(text)) > 1:
-        return False
-    if not memory.is_episode and (memory.kind == "event" or memory.attribute not in _WHO_SLOTS):
-        return False
-    size = len(re.findall(r"[\u4e00-\u9fff]", text)) or len(text.split())
-    return size <= (16 if has_cjk(text) else 14)
 
 
 def goes_on(sentence: str) -> bool:

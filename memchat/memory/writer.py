@@ -71,7 +71,7 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, goes_on, who_they_are, without_topic
+from memchat.memory.topic_match import TopicMatcher, goes_on, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -256,8 +256,7 @@ class MemoryWriter:
             text = besides_forget(text, topic)
             if not text:
                 with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
-                    return (self.forget(topic, latest=request.latest, story=request.story)
-                            if claim is None or claim() else []), []
+                    return (self.forget(topic, latest=request.latest) if claim is None or claim() else []), []
         elif is_chit_chat(text):
             with self.memories.db.transaction():
                 return ([WriteOutcome("skipped", text, "chit-chat")] if claim is None or claim() else []), []
@@ -268,7 +267,7 @@ class MemoryWriter:
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
-            outcomes = (self.forget(topic, latest=request.latest, story=request.story) if request else []) + outcomes
+            outcomes = (self.forget(topic, latest=request.latest) if request else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -534,13 +533,11 @@ class MemoryWriter:
         return None
 
     # ---- forgetting on request ----------------------------------------------
-    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
-               story: bool = False) -> list[WriteOutcome]:
+    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
         `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
         with no topic, what the user's previous message (`previous`, its id, when known) stored ("forget what I
-        just said"). `story`: the topic is a person and the request a vague thing about them ("that thing about
-        my daughter"): what happened to them goes, who they are stays — unless nothing tells a story, then all goes."""
+        just said")."""
         outcomes = []
         label = topic or "the last thing you said"
         with self.memories.prepared([topic] if topic else []):
@@ -548,10 +545,6 @@ class MemoryWriter:
             if latest and found:
                 newest = max(m.created_at for m in found)
                 found = [m for m in found if m.created_at == newest]
-            if story and found:  # a typed memory is who they are when the message it came from is ("My cousin Ravi
-                profile = {m.id for m in found if who_they_are(self._said_in(m))}  # was arrested" is a story)
-                if profile and len(profile) < len(found):
-                    found = [m for m in found if m.id not in profile]
             episodes = {m.id: m for m in found if m.is_episode}
             for memory in found:  # a forgotten fact takes what its message said of the topic with it
                 origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
@@ -593,11 +586,6 @@ class MemoryWriter:
         if not outcomes:
             outcomes.append(WriteOutcome("skipped", label, "forget request matched no memory"))
         return outcomes
-
-    def _said_in(self, memory: Memory) -> Memory:
-        """The episode a typed memory was distilled from, or the memory itself."""
-        origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
-        return origin if origin is not None else memory
 
     def _told_with(self, episodes: dict[int, Memory], rest: dict[int, str], found: set[int]) -> list[Memory]:
         """The typed memories distilled from the sentences a forget request takes out of their episodes: each
