@@ -520,3 +520,36 @@ def test_forgetting_everything_about_two_people_takes_what_each_of_them_was_told
     services.writer.process("Please forget everything I told you about Ravi and Priya.", session_id=None,
                             message_id=None, now=9 * DAY)
     assert "arrested" not in _alive(services)
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a person and a vague "thing": the story about them goes, who they are stays
+    (["My daughter Ella is 14 and loves netball.",
+      "My daughter has been self-harming, we're getting her help from the GP."],
+     "Forget that thing about my daughter, please.", ["self-harming"], ["netball"]),
+    (["我女儿叫小雨，今年上初二。", "女儿最近跟班上一个男生走得很近，天天聊到半夜，我怕她早恋，又不敢说她。"],
+     "女儿那个事你给我删了啊，她会不高兴的", ["早恋"], ["小雨"]),
+    # short private stories go too: only what is shown to say who they are stays
+    (["My sister Anna lives in Leeds.", "My sister is pregnant."], "Forget that thing about my sister.",
+     ["pregnant"], ["Leeds"]),
+    (["My son Ben is 17 and plays guitar.", "My son came out as gay last week."], "Forget that thing about my son.",
+     ["gay"], ["guitar"]),
+    (["My friend Ella loves hiking.", "Ella cheated on her boyfriend."], "Forget the thing about Ella.",
+     ["cheated"], ["hiking"]),
+    (["My daughter Ella is 19. She had an abortion in March."], "Forget that thing about my daughter.",
+     ["abortion"], ["19"]),
+    (["我儿子叫小明，今年二十岁。", "我儿子跟我说他喜欢男生。"], "儿子那个事你给我删了", ["男生"], ["小明"]),
+    (["我哥叫阿强，住在广州。", "我哥欠了别人二十万。"], "我哥那个事你给我删了", ["二十万"], ["广州"]),
+    # who they are, and nothing else, is what was asked for: it goes
+    (["My cousin Ravi lives in Derby."], "Forget that thing about my cousin.", ["Derby"], []),
+    # no vague "thing": everything told about the person goes, as asked
+    (["My brother Tom lives in Hull.", "My brother's been arrested for drink driving, court is next month."],
+     "Please forget everything I told you about my brother.", ["arrested", "Hull"], []),
+])
+def test_the_thing_about_a_person_is_their_story_not_who_they_are(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, *told)
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive

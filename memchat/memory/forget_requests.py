@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from memchat.memory.concepts import PEOPLE_CONCEPTS, concepts_in
 from memchat.memory.segment import split_sentences
 from memchat.memory.terms import query_terms
 
@@ -173,6 +174,9 @@ class ForgetRequest:
     """What to forget; "" when the request names only the latest thing said ("Forget what I just said")."""
     latest: bool = False
     """Only the most recent message that said it ("the last thing I said about my brother"), not all of it."""
+    story: bool = False
+    """The topic is a person and the request names a vague "thing" about them ("that thing about my daughter",
+    女儿那个事): their story, not who they are."""
 
 
 _EN = [re.compile(p, re.IGNORECASE) for p in EN_REQUESTS]
@@ -314,7 +318,29 @@ def _add_ons(sentences: list[str]) -> list[str]:
     return [t for t in topics if t and not re.fullmatch(_PRONOUN, t, re.IGNORECASE)]
 
 
+_A_THING = re.compile(r"\b(?:thing|stuff|business|matter|situation|story|saga|drama|issue|news)\s+(?:about|with|re|"
+                      r"regarding|of|concerning)\b|(?:那个|这个|那件|这件|那|的)事(?:情|儿)?", re.IGNORECASE)
+
+
 def forget_request(text: str) -> ForgetRequest | None:
+    """A request to forget (see `_request`); `story` when it asks for a vague thing about a person."""
+    request = _request(text)
+    if request is None or not request.topic or request.latest or not _A_THING.search(text):
+        return request
+    parts = topic_parts(request.topic)
+    return replace(request, story=True) if parts and all(_only_a_person(p) for p in parts) else request
+
+
+def _only_a_person(part: str) -> bool:
+    """"daughter", "my little brother", 女儿, "Ella": someone, and nothing about them ("my mum's cancer")."""
+    words = re.sub(r"^(?:my|our)\s+|^我的?", "", part.strip(), flags=re.IGNORECASE)
+    if re.fullmatch(r"[A-Z][a-z]+", words):
+        return True
+    found = concepts_in(words) or concepts_in(part)
+    return bool(found) and found <= PEOPLE_CONCEPTS and len(words.split()) <= 2 and len(words) <= 16
+
+
+def _request(text: str) -> ForgetRequest | None:
     """A request to forget, found in the whole message or any of its sentences. A request for "it" forgets what the
     message said before it; a topic added after it ("The gambling part too") is forgotten with it."""
     fragments = re.split(r"(?<=[，,～~])\s*|\s+(?=[\u4e00-\u9fff])", text.strip())

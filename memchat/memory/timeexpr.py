@@ -337,12 +337,10 @@ def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: 
         step = {"last": -1, "this": 0, "next": 1}.get((g[1] or "").lower())
     if not 1 <= day <= 31:
         return None
-    def in_month(step: int) -> datetime | None:
+
+    def in_month(step: int) -> datetime | None:  # None: no 31st in that month
         index = said.year * 12 + said.month - 1 + step
-        try:
-            return datetime(index // 12, index % 12 + 1, day)
-        except ValueError:  # no 31st in that month
-            return None
+        return _date_or_none(index // 12, index % 12 + 1, day)
 
     if step is not None:
         found = in_month(step)

@@ -44,6 +44,7 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates
 from memchat.memory.persons import same_person as same_person_named
+from memchat.memory.profile import states_who
 from memchat.memory.purge import PurgeReport, scrub_phrase
 from memchat.memory.rules import (
     contains_secret,
@@ -210,6 +211,13 @@ def _said_with(memory: Memory, draft: MemoryDraft, now: float | None) -> bool:
     return now is not None and memory.created_at == now
 
 
+def _with_who_they_are(content: str, rest: str) -> str:
+    """What a message keeps when a story told in it is forgotten: what else it said (`rest`), and its sentences that
+    say only who the person is ("My daughter Ella is 14. She's been self-harming." keeps the first)."""
+    kept = set(split_sentences(rest))
+    return " ".join(s for s in split_sentences(content) if s in kept or states_who(s))
+
+
 def _same_person(old: str, new: str) -> bool:
     """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss. The
     person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev."""
@@ -256,7 +264,8 @@ class MemoryWriter:
             text = besides_forget(text, topic)
             if not text:
                 with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
-                    return (self.forget(topic, latest=request.latest) if claim is None or claim() else []), []
+                    return (self.forget(topic, latest=request.latest, story=request.story)
+                            if claim is None or claim() else []), []
         elif is_chit_chat(text):
             with self.memories.db.transaction():
                 return ([WriteOutcome("skipped", text, "chit-chat")] if claim is None or claim() else []), []
@@ -267,7 +276,7 @@ class MemoryWriter:
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
-            outcomes = (self.forget(topic, latest=request.latest) if request else []) + outcomes
+            outcomes = (self.forget(topic, latest=request.latest, story=request.story) if request else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -533,11 +542,14 @@ class MemoryWriter:
         return None
 
     # ---- forgetting on request ----------------------------------------------
-    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None) -> list[WriteOutcome]:
+    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
+               story: bool = False) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
         `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
         with no topic, what the user's previous message (`previous`, its id, when known) stored ("forget what I
-        just said")."""
+        just said"). `story`: the topic is a person and the request a vague thing about them ("that thing about
+        my daughter"): what happened to them goes; what says only who they are (`states_who`) stays, unless nothing
+        else matched: then all of it goes."""
         outcomes = []
         label = topic or "the last thing you said"
         with self.memories.prepared([topic] if topic else []):
@@ -545,12 +557,18 @@ class MemoryWriter:
             if latest and found:
                 newest = max(m.created_at for m in found)
                 found = [m for m in found if m.created_at == newest]
+            if story and found:  # who they are stays only beside a story that goes; alone, it is what was asked for
+                profile = {m.id for m in found if states_who(m.content)}
+                story = 0 < len(profile) < len(found)
+                found = [m for m in found if m.id not in profile] if story else found
             episodes = {m.id: m for m in found if m.is_episode}
             for memory in found:  # a forgotten fact takes what its message said of the topic with it
                 origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
                 if origin is not None and origin.is_episode and origin.status == "active":
                     episodes.setdefault(origin.id, origin)
             rest = {i: without_topic(e.content, topic) if topic else "" for i, e in episodes.items()}
+            if story:  # the sentences of a story's message that say who they are stay with what else it said
+                rest = {i: _with_who_they_are(e.content, rest[i]) for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
             if topic:  # a long message's next window goes on with the story ("His accountant…"): those sentences go
                 for gone in [e for i, e in episodes.items() if i not in rest]:
@@ -564,7 +582,8 @@ class MemoryWriter:
                             rest[window.id] = " ".join(sentences[going:])
                             break
             if topic:  # what else the forgotten sentences stored ("Leo got caught shoplifting. He has a court
-                found = found + self._told_with(episodes, rest, {m.id for m in found})  # date…": the court date too)
+                told = self._told_with(episodes, rest, {m.id for m in found})  # date…": the court date too)
+                found = found + [m for m in told if not (story and states_who(m.content))]
             with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
                 for memory in found:
                     if not memory.is_episode:

@@ -304,7 +304,8 @@ class Conversation:
             return None
         topic = request.topic
         previous = self.services.sessions.previous_user_message(message)
-        outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1)
+        outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
+                                               story=request.story)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
