@@ -393,3 +393,19 @@ def test_chinese_words_inside_others_and_questions_asked_one_after_another():
     assert "home" not in concepts_in("这周加班太多 真的顶不住") and "home" in concepts_in("我住在江北")
     assert "mother" in kin_of_others("它妈妈以前也是流浪猫"), "a pet's mother is no mother of the user's"
     assert sub_queries("我姐住哪？我侄子几岁了？") == ["我姐住哪", "我侄子几岁了"]
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("I'm 34.", "age"), ("im 19", "age"), ("just turned 30 today", "age"), ("我今年二十八岁。", "age"),
+    ("I'm 5 minutes away.", None), ("I'm 2 weeks into the new job.", None), ("I turn 3 times a day on the lathe.", None),
+    ("I'm Oskar btw.", "name"), ("my names oskar", "name"), ("call me jo", "name"), ("My names are on the list.", None),
+    ("i'm from poland originally", "hometown"),
+])
+def test_how_people_give_their_age_name_and_origin(text, slot):
+    """Said as people type them: lower case, "btw" after, "names" for "name's"."""
+    found = [slot_of(c) for c in split_clauses(strip_markers(normalise(text)))] or [None]
+    assert (found[0].name if found[0] else None) == slot
+
+
+def test_the_age_question_is_the_users_own():
+    assert slots_asked("how old am I again?") == ["age"] and not slots_asked("How old is my dog?")

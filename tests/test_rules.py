@@ -206,6 +206,9 @@ def test_the_third_person_reads_as_english(said, stored):
     ("I drive a red Mazda 3.", "The Mazda was written off in the crash, insurance is paying out.", "red Mazda"),
     ("我养了一条金毛，叫旺财。", "旺财送给乡下的亲戚养了，城里房子太小。", "金毛"),  # a pet ends by a new home too
     ("We have a collie called Bess.", "Bess went to a loving home on a farm, we couldn't give her the space.", "collie"),
+    ("I drive a Golf.", "Sold the car last week, the bus is fine.", "Golf"),  # "the car": the one the user had
+    ("I have a motorbike, a Honda CB500.", "got rid of the motorbike, too cold", "Honda"),
+    ("I'm 34.", "Just turned 35 today!", "34"),  # an age moves on
 ])
 def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, retired):
     """Subjects dropped ("ditched it", "Sold the van"), a pet that died, "giving up": the old value goes."""

@@ -473,6 +473,7 @@ def test_a_run_of_spaces_costs_the_clause_split_nothing(monkeypatch):
     ("The wife works nights at the hospital.", "hospital"),
     ("Dad's a plumber, been doing it 30 years.", "plumber"),
     ("My partner designs kitchens for a living.", "kitchens"),
+    ("new boss is called dave", "dave"),  # a boss said bare, new or not, is the user's too
     # a family rundown: each relative's clause is that relative's
     ("My folks are in Leeds, dad's a retired miner and mum teaches piano.", "piano"),
     ("My folks are in Leeds, dad's a retired miner and mum teaches piano.", "Leeds"),

@@ -100,7 +100,7 @@ _MET_THERE = (r"\b(?:we|i|they) (?:first )?met (?:(?-i:[A-Z][a-z]+) |him |her |t
 
 _ROWS: tuple[Slot, ...] = (
     Slot("name", "fact", False,
-         en=(r"\bmy name(?:'s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me (?-i:[A-Z])", r"\beveryone calls me\b",
+         en=(r"\bmy name(?:'s|’s| is|s\b(?! (?:are|were)\b))", r"^names? (?!are\b|were\b)[a-z]+\s*(?:[,.!]|$)", r"\b(?:i'?m|i am) called\b", r"\bcall me (?:(?-i:[A-Z])|[a-z]+\s*(?:[,.!]|$))", r"\beveryone calls me\b",
              r"^(?:i'?m|i am) (?-i:[A-Z][a-z]+)(?<!ish)(?<!ese)(?<!ian)\s*(?:[,.!]|$|and\b|here\b)"),
          zh=(r"我叫", r"我的名字"),
          asks=("name", "called", "call", "名字", "叫什么"),
@@ -112,6 +112,13 @@ _ROWS: tuple[Slot, ...] = (
          asks=("birthday", "born", "生日"),
          examples=("My husband's birthday is 9 October.", "我弟弟生日是5月3号。"),
          question="When is the birthday?"),
+    Slot("age", "fact", False,
+         en=(r"^(?:i'?m|i am) (?:nearly |almost |just )?\d{1,2}(?: (?:years old|now|this year|next month|in \w+))?\s*[.!]?$",
+             r"^(?:i )?just turned \d{1,2}\b", r"^i turn(?:ed)? \d{1,2}\b(?! (?:times|minutes|hours|days|weeks|miles|km)\b)"),
+         zh=(r"^我(?:今年)?(?:已经|快|刚)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})岁", r"^我今年(?:\d{1,2}|[一二三四五六七八九十]{1,3})了"),
+         asks=("how old am i", "how old i am", "my age", "what age am i", "我多大", "我几岁", "我的年龄", "我今年多大"),
+         examples=("I'm 34.", "I just turned 30 today.", "我今年二十八岁。"),
+         question="How old am I?"),
     Slot("allergy", "fact", True,
          en=(r"\ballerg", r"\banaphyla", r"\bintoleran(?:t|ce)\b", r"\bco?eliac\b", r"\bhay ?fever\b"),
          zh=(r"过敏", r"不耐受"),
@@ -300,7 +307,8 @@ _ROWS: tuple[Slot, ...] = (
          question=""),
     Slot("hometown", "fact", False,
          en=(r"\boriginally (?:from|hail from)\b", r"\bgrew up in\b", r"\bborn and (?:raised|bred) in\b",
-             r"\b(?:my )?home ?town is\b", r"\b(?:i'?m|i am|we'?re|we are) from (?-i:[A-Z])\w+"),
+             r"\b(?:my )?home ?town is\b", r"\b(?:i'?m|i am|we'?re|we are) from (?-i:[A-Z])\w+",
+             r"\b(?:i'?m|im|i am) from (?:\w+ ){1,2}originally\b"),
          zh=(r"老家", r"(?:我|用户)是[\u4e00-\u9fff]{2,4}人(?![员士])", r"在[\u4e00-\u9fff]{2,6}长大", r"出生在"),
          asks=("hometown", "home town", "grow up", "grew up", "originally", "where am i from", "where i'm from", "老家",
                "哪里人", "哪儿人", "哪的人"),
@@ -350,7 +358,9 @@ _ROWS: tuple[Slot, ...] = (
              r"(?i:\b(?:my|our|a|an|new|old|second[- ]hand|used|electric|hybrid|company)\b(?:\s+[\w()-]+){0,3}?\s+"
              r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev|"
              r"bakkie|ute|pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan|estate car)\b)",
-             r"(?i:\bdriv(?:e|es|ing) an? \w+)", r"[\u4e00-\u9fff]"),
+             r"(?i:\bdriv(?:e|es|ing) an? \w+)", r"[\u4e00-\u9fff]",
+             r"(?i:\b(?:sold|got rid of|scrapped|gave away|traded in|part[- ]exchanged|crashed|wrote off|written off)\s+"
+             r"the\s+(?:old\s+)?(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|truck|ute|bakkie)\b)"),
          en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia|bakkie|ute|"
              r"pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan)\b",
              rf"\b(?:drive|drives|driving|bought|got|traded|swapped|sold|upgraded)\b.{{0,30}}\b(?:{_CAR_MAKES})\b",
