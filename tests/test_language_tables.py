@@ -409,3 +409,8 @@ def test_how_people_give_their_age_name_and_origin(text, slot):
 
 def test_the_age_question_is_the_users_own():
     assert slots_asked("how old am I again?") == ["age"] and not slots_asked("How old is my dog?")
+
+
+@pytest.mark.parametrize("question", ["Which university did I graduate from?", "What did I major in?", "我哪个大学毕业的？"])
+def test_a_degree_asked_in_other_words_asks_for_studies(question):
+    assert slots_asked(question) == ["study"]

@@ -696,6 +696,8 @@ def test_the_month_an_ending_happened_in_is_not_what_ended():
     (["I work as a teacher.", "Plumber from the council fixed the leak today."], "teacher"),
     (["My manager is Harriet.", "Went to Pizza Express last night. Manager was really rude to us."], "Harriet"),
     (["My birthday is 3 June.", "Went to Tom's party. Birthday was on the Saturday, it was great."], "3 June"),
+    (["My birthday is 3 June.", "Birthday was lovely, thanks for asking."], "3 June"),  # how it went: no date
+    (["My birthday is 19 March.", "My birthday's the 19th, remember."], "19 March"),  # the same day, month left out
     (["I'm doing a masters in stats at UCL.", "Taking my ma to the hospital on Friday."], "masters"),
     (["I'm doing a PhD in chemistry.", "I read comics at lunch most days."], "PhD"),
     (["My daughter Ella is in year 4 at Oakfield.", "I don't want my daughter kept back a year at school."], "Ella"),

@@ -399,7 +399,7 @@ def draft_from_sentence(
 _CELEBRATED = re.compile(
     r"\b(?:for|on|at) (?:my|his|her|their|our|the user's|(?-i:[A-Z])[a-z]+'s) (?:[\w']+ )?birthday\b(?! is\b)|"
     r"\bbirthday (?:party|parties|meal|dinner|lunch|drinks|cake|trip|weekend|celebrations?|do|bash|picnic|present|"
-    r"presents|gift|surprise)\b|(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
+    r"presents|gift|surprise)\b|\bbirthday (?:was|went|turned out)\b(?!\s+(?:on|in|yesterday|today|last|the|\d))|(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
 """A birthday celebrated ("took Dad out for his birthday", "Timur's birthday party was at…"): what happened
 that day, not the day the birthday falls on."""
 _HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week(?! ago)|mornings|evenings|"

@@ -55,10 +55,15 @@ def same_person(old: str, new: str) -> bool:
     return person is not None and person == person_of(old)
 
 
-def restates(old_date: float | None, new_date: float | None, attribute: str) -> bool:
+_MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}|月|"
+                          r"\b(?:yesterday|today|tomorrow|last|next)\b|[昨今明]天", re.IGNORECASE)
+
+
+def restates(old_date: float | None, new_date: float | None, attribute: str, said: str = "") -> bool:
     """Whether a later birthday statement gives the same day as the earlier one ("昨天媳妇生日" on her
-    birthday): a restatement, not a change, so the earlier one — which may also carry her name —
-    stays current."""
+    birthday; "My birthday's the 19th" after "19 March", whose month it leaves out): a restatement, not a
+    change, so the earlier one — which may also carry her name — stays current."""
     if attribute != "birthday" or old_date is None or new_date is None:
         return False
-    return datetime.fromtimestamp(old_date).strftime("%m-%d") == datetime.fromtimestamp(new_date).strftime("%m-%d")
+    day = "%d" if said and not _MONTH_NAMED.search(said) else "%m-%d"
+    return datetime.fromtimestamp(old_date).strftime(day) == datetime.fromtimestamp(new_date).strftime(day)

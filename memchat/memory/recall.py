@@ -495,7 +495,8 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
         key = slot_of(c.memory)
         if key is None or c.memory.pinned or latest[key] is c:
             continue
-        if not restates(c.memory.event_at, latest[key].memory.event_at, c.memory.attribute):
+        newest = latest[key].memory
+        if not restates(c.memory.event_at, newest.event_at, c.memory.attribute, newest.content):
             older[c.memory.id] = latest[key].memory.id
     employer = latest.get(("employer", "user", None))
     if employer is not None and "employer" in asked and "job" not in asked:

@@ -490,7 +490,7 @@ class MemoryWriter:
         if not many:
             if draft.attribute in PER_PERSON:  # my wife's birthday is not replaced by my son's, nor by itself
                 return [m for m in same if same_person_named(m.content, draft.content)
-                        and not restates(m.event_at, draft.event_at, draft.attribute)]
+                        and not restates(m.event_at, draft.event_at, draft.attribute, draft.content)]
             if draft.kind == "relation":  # a new partner replaces the old; a break-up ends the same one
                 return [m for m in same if draft.retirement or not _same_person(m.content, draft.content)]
             return same
