@@ -139,6 +139,21 @@ def test_forget_acts_before_recall_and_retires_matching_notes(tmp_path):
     assert len(offer) == 1 and offer[0].content.startswith("memchat memory purge-topic ")
 
 
+def test_a_message_forgotten_whole_leaves_the_window_too(tmp_path):
+    """What the user took back is not read to the model again with the chat; a message that also said other
+    things stays (its memory keeps those), and so does the rest of the chat."""
+    conv = fake_conversation(tmp_path)
+    for text in ("My daughter has been self-harming, we're getting her help from the GP.",
+                 "I work at Tesco. My daughter loves netball.", "I live in Porto."):
+        conv.run_turn(text)
+        conv.wait()
+    conv.run_turn("Forget everything about my daughter.")
+    conv.wait()
+    prompt = " ".join(m.content for m in conv.services.engine.prompts[-1])
+    assert "self-harming" not in prompt and "Porto" in prompt
+    assert "Tesco" in prompt  # its message said more than what went
+
+
 def test_questions_do_not_become_notes(tmp_path):
     conv = fake_conversation(tmp_path)
     conv.run_turn("Do you remember what I am allergic to?")

@@ -540,6 +540,15 @@ def test_forgetting_everything_about_two_people_takes_what_each_of_them_was_told
      ["abortion"], ["19"]),
     (["我儿子叫小明，今年二十岁。", "我儿子跟我说他喜欢男生。"], "儿子那个事你给我删了", ["男生"], ["小明"]),
     (["我哥叫阿强，住在广州。", "我哥欠了别人二十万。"], "我哥那个事你给我删了", ["二十万"], ["广州"]),
+    (["My brother Tom lives in Hull.", "My brother is doing time in Wandsworth."], "Forget that thing about my brother.",
+     ["Wandsworth"], ["Hull"]),
+    (["我爸叫老王，六十岁了。", "我爸住院了，心脏不好。"], "我爸那个事你给我删了", ["住院"], ["老王"]),
+    # "all the stuff", 全部: everything about them, as asked
+    (["My brother Tom lives in Hull.", "My brother owes the bank thirty grand."], "Forget all the stuff about my brother.",
+     ["Hull", "thirty grand"], []),
+    (["我女儿叫小雨，今年上初二。", "女儿最近早恋了，我很担心。"], "女儿的事全部删了", ["小雨", "早恋"], []),
+    (["我女儿叫小雨，今年上初二。", "女儿最近早恋了，我很担心。"], "关于我女儿的全部删掉", ["小雨", "早恋"], []),
+    (["我女儿叫小雨，今年上初二。", "女儿最近早恋了，我很担心。"], "把我女儿的事情全删了", ["小雨", "早恋"], []),
     # who they are, and nothing else, is what was asked for: it goes
     (["My cousin Ravi lives in Derby."], "Forget that thing about my cousin.", ["Derby"], []),
     # no vague "thing": everything told about the person goes, as asked
@@ -553,3 +562,19 @@ def test_the_thing_about_a_person_is_their_story_not_who_they_are(tmp_path, told
     alive = _alive(services)
     assert not [g for g in gone if g in alive], alive
     assert all(k in alive for k in kept), alive
+
+
+@pytest.mark.parametrize("asked", ["Forget everything about my sister.", "Forget that thing about my sister."])
+def test_a_story_told_over_messages_goes_with_the_person(tmp_path, asked):
+    """"My sister has a secret." / "She's seeing a married man." / "She's pregnant by him.": the messages that go on
+    about her with "she" go with her; the next thing the user talks about stays."""
+    services = fake_services(tmp_path)
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(["I live in Porto.", "My sister Anna lives in Leeds.", "My sister has a secret.",
+                                   "She's seeing a married man.", "She's pregnant by him.", "I'm off to the gym."]):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in ("secret", "married man", "pregnant") if g in alive], alive
+    assert "Porto" in alive and "gym" in alive, alive
+    assert ("Leeds" in alive) == ("that thing" in asked), alive  # a vague thing: who she is stays

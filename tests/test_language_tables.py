@@ -400,9 +400,12 @@ def test_chinese_words_inside_others_and_questions_asked_one_after_another():
     ("I'm 5 minutes away.", None), ("I'm 2 weeks into the new job.", None), ("I turn 3 times a day on the lathe.", None),
     ("I'm Oskar btw.", "name"), ("my names oskar", "name"), ("call me jo", "name"), ("My names are on the list.", None),
     ("i'm from poland originally", "hometown"),
+    ("I do salsa on Thursdays.", "hobby"), ("We had salsa and chips.", None), ("I crochet in the evenings.", "hobby"),
+    ("我每周拉二胡。", "hobby"), ("我在练书法。", "hobby"), ("我开一辆比亚迪。", "vehicle"), ("我们去了现代艺术馆。", None),
+    ("我们去了长城。", None),
 ])
-def test_how_people_give_their_age_name_and_origin(text, slot):
-    """Said as people type them: lower case, "btw" after, "names" for "name's"."""
+def test_how_people_give_their_age_name_origin_pastimes_and_car(text, slot):
+    """Said as people type them: lower case, "btw" after, "names" for "name's"; dances and crafts; car brands."""
     found = [slot_of(c) for c in split_clauses(strip_markers(normalise(text)))] or [None]
     assert (found[0].name if found[0] else None) == slot
 

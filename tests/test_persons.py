@@ -35,3 +35,13 @@ def test_the_same_day_again_is_a_restatement_not_a_change():
     assert not restates(datetime(2025, 5, 19).timestamp(), may_18, "birthday")
     assert not restates(None, may_18, "birthday")
     assert not restates(may_18, may_18, "name")
+
+
+def test_a_holiday_is_no_restatement_of_a_birthday():
+    """"Christmas Day" after "25 March" corrects it; "the 25th" only restates it."""
+    from datetime import datetime
+
+    from memchat.memory.persons import restates
+    march, christmas = datetime(2026, 3, 25).timestamp(), datetime(2026, 12, 25).timestamp()
+    assert restates(march, christmas, "birthday", "My birthday's the 25th.")
+    assert not restates(march, christmas, "birthday", "My birthday is on Christmas Day actually.")

@@ -209,11 +209,45 @@ def test_the_third_person_reads_as_english(said, stored):
     ("I drive a Golf.", "Sold the car last week, the bus is fine.", "Golf"),  # "the car": the one the user had
     ("I have a motorbike, a Honda CB500.", "got rid of the motorbike, too cold", "Honda"),
     ("I'm 34.", "Just turned 35 today!", "34"),  # an age moves on
+    ("I do salsa on Thursdays.", "Salsa I have stopped. No time these days.", "Thursdays"),  # the thing said first
+    ("I do woodwork in the garage at weekends.", "I've stopped the woodwork, no space now.", "garage"),
+    ("我每周拉二胡。", "二胡我不练了，太忙。", "每周"),
 ])
 def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, retired):
     """Subjects dropped ("ditched it", "Sold the van"), a pet that died, "giving up": the old value goes."""
     old = _said_then(tmp_path, before, after, retired)
     assert old and all(status == "superseded" for _, status in old), old
+
+
+@pytest.mark.parametrize(("before", "after", "old", "new"), [
+    # a new job told as an offer, a start or a first week, without "I work at"
+    ("I work at Tesco as a shift manager.", "Got the offer!! Data lead at Fernway Bank. Starting 4th March.", "Tesco",
+     "Fernway"),
+    ("I work at Tesco.", "Starting at Boots on Monday, nervous!", "Tesco", "Boots"),
+    ("I work at Tesco.", "Finished my first week at Fernway.", "Tesco", "Fernway"),
+    ("I work at Tesco.", "I'm data lead at Fernway Bank now.", "Tesco", "Fernway"),
+])
+def test_a_new_job_told_in_passing_replaces_the_old(tmp_path, before, after, old, new):
+    said = _said_then(tmp_path, before, after, "")
+    assert [s for c, s in said if old in c] == ["superseded"], said
+    assert "active" in [s for c, s in said if new in c], said
+
+
+@pytest.mark.parametrize(("before", "after", "kept"), [
+    ("I work at Tesco.", "Manager at Tesco was rude today.", "Tesco"),  # someone else's role there
+    # found in review: an age, a name, a car, a manager and a birthday said in passing
+    ("I'm 34.", "I turned 40 onto the M4.", "34"), ("I'm 34.", "I'm 5 in line.", "34"),
+    ("我今年三十四岁。", "我五岁的时候学会了游泳。", "三十四"), ("I'm Oskar.", "My names tag fell off at work.", "Oskar"),
+    ("I'm Oskar.", "call me later", "Oskar"), ("I drive a Golf.", "I nearly crashed the car this morning.", "Golf"),
+    ("I drive a Golf.", "The thief got rid of the car in a canal.", "Golf"),
+    ("My manager is Harriet.", "Went to Pizza Express last night, new manager is really rude.", "Harriet"),
+    ("I work at Tesco.", "Teacher at Ella's school called.", "Tesco"),
+    ("I work at Fernway Bank as a data lead.", "Finished my first week at Fernway.", "data lead"),  # the same place again
+    ("I do salsa on Thursdays.", "I stopped by the salsa class to say hi.", "Thursdays"),
+])
+def test_what_happened_to_a_thing_does_not_replace_it(tmp_path, before, after, kept):
+    old = _said_then(tmp_path, before, after, kept)
+    assert old and all(status == "active" for _, status in old), old
 
 
 def _said_then(tmp_path, before, after, marker):

@@ -698,6 +698,7 @@ def test_the_month_an_ending_happened_in_is_not_what_ended():
     (["My birthday is 3 June.", "Went to Tom's party. Birthday was on the Saturday, it was great."], "3 June"),
     (["My birthday is 3 June.", "Birthday was lovely, thanks for asking."], "3 June"),  # how it went: no date
     (["My birthday is 19 March.", "My birthday's the 19th, remember."], "19 March"),  # the same day, month left out
+    (["My late dad's birthday was March 3rd."], "March 3rd"),  # a date, not how the day went
     (["I'm doing a masters in stats at UCL.", "Taking my ma to the hospital on Friday."], "masters"),
     (["I'm doing a PhD in chemistry.", "I read comics at lunch most days."], "PhD"),
     (["My daughter Ella is in year 4 at Oakfield.", "I don't want my daughter kept back a year at school."], "Ella"),

@@ -361,6 +361,32 @@ def covers(name: str, term: str) -> bool:
     return concept.en is not None and concept.en.fullmatch(term) is not None or term in _PHRASE_WORDS[name]
 
 
+_GENERIC = {"seafood": ("seafood", "shellfish", "海鲜"), "nuts": ("nut", "nuts", "坚果"), "dairy": ("dairy", "奶制品"),
+            "meat": ("meat", "肉"), "fruit": ("fruit", "fruits", "水果")}
+"""Words that name a whole kind of food: "allergic to shellfish" answers a question about shrimp."""
+
+
+def _members(name: str, text: str) -> set[str]:
+    """Which particular things of a kind of food a text names ("crab", 螃蟹), by their stem; a Chinese word inside
+    a longer one counts once (蟹 in 螃蟹)."""
+    stemmed = set(_stemmed(text).split())
+    found = {stem(w) for w in _WORDS[name] if not has_cjk(w) and w not in _GENERIC[name] and stem(w) in stemmed}
+    chinese = [w for w in _WORDS[name] if has_cjk(w) and w not in _GENERIC[name] and w in text]
+    return found | {w for w in chinese if not any(w != o and w in o for o in chinese)}
+
+
+def _another_member(asked: frozenset[str], query: str, content: str) -> str:
+    """"about crab, not shrimp": the question and the memory name the same kind of food, but different things of it,
+    and neither names the whole kind."""
+    for name in sorted(asked & _GENERIC.keys()):
+        if any(g in query.lower() or g in content.lower() for g in _GENERIC[name]):
+            continue
+        wanted, said = _members(name, query), _members(name, content)
+        if wanted and said and not wanted & said:
+            return f"about {sorted(said)[0]}, not {sorted(wanted)[0]}"
+    return ""
+
+
 def near_miss(query: str, content: str) -> str:
     """"about a dog, not a cat": the question names a particular thing (a concept with a parent) and the
     memory names another thing of the same kind but not it. Empty when there is no such conflict."""
@@ -376,4 +402,4 @@ def near_miss(query: str, content: str) -> str:
         others = sorted(s for s in said if s != a and CONCEPTS[s].parent == parent and not meets(s, a))
         if others:
             return f"about {others[0]}, not {a}"
-    return ""
+    return _another_member(asked, query, content)

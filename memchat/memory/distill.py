@@ -59,6 +59,8 @@ CHANGE = re.compile(
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
+    r"(?:i|we)(?:'ve| have)? stopped(?=\s*(?:[,.!;]|$)|\s+(?!by\b|at\b|in\b|off\b|for\b|to\b|over\b|outside\b|"
+    r"(?:my|the|our) (?:car|van|bike|motorbike)\b))|"
     r"dropped (?:out of )?(?:my|our) (?:(?!at\b|off\b|to\b)[\w-]+ ){0,2}(?:course|class|classes|lessons|module|membership|"
     r"subscription|team|choir|club)|(?:my )?(?:final|last) (?:shift|day) (?:at|with) (?-i:[A-Z])\w*|"
     r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
@@ -399,7 +401,7 @@ def draft_from_sentence(
 _CELEBRATED = re.compile(
     r"\b(?:for|on|at) (?:my|his|her|their|our|the user's|(?-i:[A-Z])[a-z]+'s) (?:[\w']+ )?birthday\b(?! is\b)|"
     r"\bbirthday (?:party|parties|meal|dinner|lunch|drinks|cake|trip|weekend|celebrations?|do|bash|picnic|present|"
-    r"presents|gift|surprise)\b|\bbirthday (?:was|went|turned out)\b(?!\s+(?:on|in|yesterday|today|last|the|\d))|(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
+    r"presents|gift|surprise)\b|\bbirthday (?:was|went|turned out)\b(?!\s+(?:on|in|yesterday|today|last|the|\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))|(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
 """A birthday celebrated ("took Dad out for his birthday", "Timur's birthday party was at…"): what happened
 that day, not the day the birthday falls on."""
 _HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week(?! ago)|mornings|evenings|"

@@ -97,6 +97,8 @@ _CN_VERB = (rf"(?:{_CN_PLAIN}|(?:别|不要)(?:给我|帮我)(?:再)?(?:记着|�
             r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|"
             r"(?:别|不要)(?:保)?存(?=我的|我们的|这(?:个|件|条|些)|那(?:个|件|条|些)|下来|起来)|(?<=你)(?:别|不要)(?:保)?存了?|别留着|"
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见|(?:就)?当(?:我|作)?没(?:说过|提过|讲过|说|提)|当没这回事)")
+_CN_ALL = r"(?:全部|全都|所有的?|一切|统统|通通|全|都)"
+"""All of it (女儿的事全部删了): the request is for everything about the topic."""
 _CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
 _CN_END = r"(?:了)?(?:吧|啊|哈|啦|呀|哦)*"
 """What may close a Chinese request after its verb: 了 and the sentence's particles ("你就别留着了吧")."""
@@ -109,8 +111,10 @@ CN_REQUESTS: tuple[str, ...] = (
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?:帮我|给我|请|麻烦你?|求你)(?:就)?(?:帮我|给我)?{_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?(?!{_CN_PLAIN}){_CN_VERB}{_CN_END}(?:[，,。！!～~\s]|$)",
     rf"^(?P<t>.+?)[，,]?\s*(?<![我])(?:你)?(?:就)?{_CN_PLAIN}了?(?:吧|哈)+(?:[，,。！!～~\s]|$)",
-    rf"^(?P<t>.*?(?:说|讲|提|告诉你)(?:过|到)?的.+?|.+?(?:那件事|那个事|那事儿?|的事情?|(?<=..)那个))[，,]?\s*(?<![我你])(?:就)?{_CN_PLAIN}"
-    rf"{_CN_END}(?:[，,。！!～~\s]|$)(?!.*(?:怎么办|吗))",
+    rf"^(?P<t>.*?(?:说|讲|提|告诉你)(?:过|到)?的.+?|.+?(?:那件事|那个事|那些事|那事儿?|的事情?|(?<=..)那个))[，,]?\s*(?<![我你])"
+    rf"(?:你)?(?:给我|帮我)?{_CN_ALL}?(?:就)?(?:给我|帮我)?{_CN_PLAIN}{_CN_END}(?:[，,。！!～~\s]|$)(?!.*(?:怎么办|吗))",
+    rf"^{_CN_ASK}(?:把)?关于(?P<t>我?[^我]+?)的?(?:事情?|内容|信息|东西)?(?:你)?{_CN_ALL}?(?:给我|帮我)?{_CN_PLAIN}{_CN_END}"
+    rf"(?:[，,。！!～~\s]|$)",
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?{_CN_END}(?:[，,。！!～~\s]|$)",
     rf"^(?P<t>.+?(?:那个|那件事|那事儿?|的事|这件事|这个事))\s*[，,]?\s*(?:你)?(?:就)?(?:别|不要)(?:再)?(?:保)?存(?:着|下来)?"
     rf"{_CN_END}(?:[，,。！!～~\s]|$)",
@@ -152,7 +156,7 @@ _EN_TAIL = re.compile(
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸")
@@ -201,6 +205,7 @@ def _trim_cn(topic: str) -> str:
     topic = _CN_CONTAINER.sub("", topic, count=1)
     topic = _CN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:那个|这个|关于|我的(?=.{2,}信息))", "", topic)
+    topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
     topic = _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
     return f"我{topic}" if topic in _CN_ONE_CHARACTER_KIN else topic  # "我姐那个事": the sister, not the character 姐
 
@@ -318,6 +323,8 @@ def _add_ons(sentences: list[str]) -> list[str]:
     return [t for t in topics if t and not re.fullmatch(_PRONOUN, t, re.IGNORECASE)]
 
 
+_ALL_OF_IT = re.compile(r"\b(?:all|everything|whole|entire|every)\b|全部|所有|一切|都|统统|通通|全(?=删|忘|清)", re.IGNORECASE)
+"""'Forget all the stuff about my brother': everything, as asked, not only the story."""
 _A_THING = re.compile(r"\b(?:thing|stuff|business|matter|situation|story|saga|drama|issue|news)\s+(?:about|with|re|"
                       r"regarding|of|concerning)\b|(?:那个|这个|那件|这件|那|的)事(?:情|儿)?", re.IGNORECASE)
 
@@ -325,10 +332,15 @@ _A_THING = re.compile(r"\b(?:thing|stuff|business|matter|situation|story|saga|dr
 def forget_request(text: str) -> ForgetRequest | None:
     """A request to forget (see `_request`); `story` when it asks for a vague thing about a person."""
     request = _request(text)
-    if request is None or not request.topic or request.latest or not _A_THING.search(text):
+    if request is None or not request.topic or request.latest or not _A_THING.search(text) or _ALL_OF_IT.search(text):
         return request
-    parts = topic_parts(request.topic)
-    return replace(request, story=True) if parts and all(_only_a_person(p) for p in parts) else request
+    return replace(request, story=True) if names_only_people(request.topic) else request
+
+
+def names_only_people(topic: str) -> bool:
+    """"my sister", "Jo and Sam", 女儿: the topic is who, not what about them."""
+    parts = topic_parts(topic)
+    return bool(parts) and all(_only_a_person(p) for p in parts)
 
 
 def _only_a_person(part: str) -> bool:

@@ -213,6 +213,16 @@ class MemoryStore:
                                 "(SELECT MAX(created_at) FROM memories WHERE status IN ('active', 'pending'))")
         return [_memory(r) for r in rows]
 
+    def all_forgotten(self, message_ids: Sequence[int]) -> list[int]:
+        """Those of these messages whose every stored row has been forgotten (deleted): what the user took back,
+        which the chat window must not read to the model again. A message that stored nothing is not among them."""
+        if not message_ids:
+            return []
+        marks = ",".join("?" * len(message_ids))
+        rows = self.db.rows(f"SELECT source_message, SUM(status != 'deleted') AS kept FROM memories "
+                            f"WHERE source_message IN ({marks}) GROUP BY source_message", list(message_ids))
+        return sorted(r["source_message"] for r in rows if not r["kept"])
+
     def many(self, memory_ids: Sequence[int]) -> dict[int, Memory]:
         if not memory_ids:
             return {}
@@ -304,6 +314,17 @@ class MemoryStore:
         return [_memory(r) for r in self.db.rows(
             f"SELECT * FROM memories WHERE kind = ? AND status = 'active' AND id > ? AND {same[0]} ORDER BY id",
             (EPISODE, episode.id, same[1]))]
+
+    def told_next(self, episode: Memory, messages: int = 3) -> list[Memory]:
+        """The active episodes of the next few messages of `episode`'s session, in order: where a story told over
+        several messages goes on ("My sister has a secret." / "She's seeing a married man.")."""
+        if episode.source_session is None:
+            return []
+        rows = [_memory(r) for r in self.db.rows(
+            "SELECT * FROM memories WHERE kind = ? AND status = 'active' AND source_session = ? AND created_at > ? "
+            "ORDER BY created_at, id LIMIT ?", (EPISODE, episode.source_session, episode.created_at, messages * 4))]
+        kept = sorted({(m.created_at, m.source_message) for m in rows}, key=lambda k: k[0])[:messages]
+        return [m for m in rows if (m.created_at, m.source_message) in kept]
 
     def distilled_from(self, episode_id: int) -> list[Memory]:
         """The active and pending typed memories distilled from an episode."""

@@ -59,11 +59,15 @@ _MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|no
                           r"\b(?:yesterday|today|tomorrow|last|next)\b|[昨今明]天", re.IGNORECASE)
 
 
+_DAY_ONLY = re.compile(r"\bthe \d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)\b|[0-9一二三四五六七八九十]{1,3}[号日]", re.IGNORECASE)
+"""A day of the month said bare ("the 19th", 十九号): a holiday ("Christmas Day") names a day of its own."""
+
+
 def restates(old_date: float | None, new_date: float | None, attribute: str, said: str = "") -> bool:
     """Whether a later birthday statement gives the same day as the earlier one ("昨天媳妇生日" on her
     birthday; "My birthday's the 19th" after "19 March", whose month it leaves out): a restatement, not a
     change, so the earlier one — which may also carry her name — stays current."""
     if attribute != "birthday" or old_date is None or new_date is None:
         return False
-    day = "%d" if said and not _MONTH_NAMED.search(said) else "%m-%d"
+    day = "%d" if said and _DAY_ONLY.search(said) and not _MONTH_NAMED.search(said) else "%m-%d"
     return datetime.fromtimestamp(old_date).strftime(day) == datetime.fromtimestamp(new_date).strftime(day)

@@ -71,6 +71,15 @@ JOB_TITLES = (
 )
 """What people say they are at work ("a nurse", "a sparky"): the job slot, and a role said alone (speech)."""
 
+_AGE_WHEN = (r"(?:now|today|yesterday|this year|next (?:week|month|year)|last (?:week|month)|on (?:mon|tues|wednes|thurs|"
+             r"fri|satur|sun)day|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)")
+"""When an age is or was reached ("I'm 34 now", "turned 40 in March"): "I'm 5 in line" is no age."""
+
+ROLE_AT = (rf"^(?:(?:i'?m|i am)\s+(?:now\s+)?(?:an?\s+|the\s+)?)?(?:(?:senior|junior|head|lead|chief|deputy|assistant|trainee|graduate|staff|principal)\s+)?(?:[\w-]+\s+){{0,2}}"
+           rf"(?:{JOB_TITLES}|lead|head)\s+(?:at|with)\s+(?:the\s+)?(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*){{0,3}}"
+           r"(?:,?\s+(?:now|these days|from (?:monday|next week|next month)))?\s*[.!]*$")
+"""A role and a workplace with no verb ("Data lead at Fernway Bank.", after "Got the offer!!"): the user's new job."""
+
 _CAR_MAKES = (r"honda|ford|vw|volkswagen|nissan|bmw|audi|mercedes|skoda|renault|peugeot|fiat|hyundai|mazda|volvo|"
               r"vauxhall|opel|subaru|lada|suzuki|citroen|citroën|seat|dacia|mini cooper|fiesta|focus|golf|polo|corsa|"
               r"civic|corolla|yaris|clio|jazz|prius|leaf|qashqai|octavia|niva|hilux|ranger|transit")
@@ -100,7 +109,8 @@ _MET_THERE = (r"\b(?:we|i|they) (?:first )?met (?:(?-i:[A-Z][a-z]+) |him |her |t
 
 _ROWS: tuple[Slot, ...] = (
     Slot("name", "fact", False,
-         en=(r"\bmy name(?:'s|’s| is|s\b(?! (?:are|were)\b))", r"^names? (?!are\b|were\b)[a-z]+\s*(?:[,.!]|$)", r"\b(?:i'?m|i am) called\b", r"\bcall me (?:(?-i:[A-Z])|[a-z]+\s*(?:[,.!]|$))", r"\beveryone calls me\b",
+         en=(r"\bmy name(?:'s|’s| is)\b", r"\b(?:i'?m|i am) called\b", r"\bcall me (?:(?-i:[A-Z])|(?=(?-i:[^A-Z])*$)(?!later|back|tomorrow|tonight|soon|now|maybe|sometime|crazy|mad|lazy|old|"
+             r"when|if|after|before|anytime|whenever)[a-z]+\s*(?:[,.!]|$))", r"\beveryone calls me\b",
              r"^(?:i'?m|i am) (?-i:[A-Z][a-z]+)(?<!ish)(?<!ese)(?<!ian)\s*(?:[,.!]|$|and\b|here\b)"),
          zh=(r"我叫", r"我的名字"),
          asks=("name", "called", "call", "名字", "叫什么"),
@@ -113,10 +123,13 @@ _ROWS: tuple[Slot, ...] = (
          examples=("My husband's birthday is 9 October.", "我弟弟生日是5月3号。"),
          question="When is the birthday?"),
     Slot("age", "fact", False,
-         en=(r"^(?:i'?m|i am) (?:nearly |almost |just )?\d{1,2}(?: (?:years old|now|this year|next month|in \w+))?\s*[.!]?$",
-             r"^(?:i )?just turned \d{1,2}\b", r"^i turn(?:ed)? \d{1,2}\b(?! (?:times|minutes|hours|days|weeks|miles|km)\b)"),
-         zh=(r"^我(?:今年)?(?:已经|快|刚)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})岁", r"^我今年(?:\d{1,2}|[一二三四五六七八九十]{1,3})了"),
-         asks=("how old am i", "how old i am", "my age", "what age am i", "我多大", "我几岁", "我的年龄", "我今年多大"),
+         en=(rf"^(?:i'?m|i am) (?:nearly |almost |just )?\d{{1,2}}(?: years old)?(?: {_AGE_WHEN})?\s*[.!]*$",
+             rf"^(?:i )?(?:just )?turned \d{{1,2}}(?: {_AGE_WHEN})?\s*[.!]*$",
+             rf"^i(?:'m| am)? (?:turn|turning) \d{{1,2}}(?: {_AGE_WHEN})?\s*[.!]*$"),
+         zh=(r"^我(?:今年)?(?:已经|快|刚)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})岁(?:了|半)?(?:[，。！!]|$)",
+             r"^我今年(?:\d{1,2}|[一二三四五六七八九十]{1,3})了(?:[，。！!]|$)"),
+         asks=("how old am i", "how old i am", "what's my age", "what is my age", "what age am i", "我多大", "我几岁", "我的年龄",
+               "我今年多大"),
          examples=("I'm 34.", "I just turned 30 today.", "我今年二十八岁。"),
          question="How old am I?"),
     Slot("allergy", "fact", True,
@@ -223,12 +236,14 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
              r"\b(?:my|our) (?:company|employer|workplace|firm) is\b",
+             r"\b(?:first|second|third|1st|2nd|3rd) (?:week|month|shift)s? (?:at|with) (?-i:[A-Z])",
+             ROLE_AT,
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b",
              r"^(?:a |my )?new (?:job|position|role|gig) (?:at|with)\s+\w",
              r"\bstart(?:s|ed|ing)? (?:work |a job )?with (?:the )?(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* "
              r"(?:next|on|in|as|from|this|tomorrow|today|last)\b"),
          zh=(r"(?<!现)(?<!正)(?<!还)在.{1,12}(?:上班|工作)", r"入职", r"加入了?", r"跳槽(?:到|去了?)", r"(?<!离)(?<!到)(?<!去)(?<!回)公司(?!附近|旁边|楼下|对面|边上|很近|挺近|近|的路)",
-             r"(?<!离)(?<!到)(?<!去)(?<!回)工作室(?!附近|旁边|楼下|对面|边上|很近|挺近|近)", r"拿到(?:了)?offer",
+             r"(?<!离)(?<!到)(?<!去)(?<!回)工作室(?!附近|旁边|楼下|对面|边上|很近|挺近|近)", r"拿到(?:了)?offer", r"拿到(?:了)?.{1,12}的\s?offer",
              r"(?:提了?|办了?)离职", r"给(?:了我?|我)?(?:offer|录用通知)", r"(?<!不)在(?!家|这|那|网上|外面|路上|想|考虑|犹豫|琢磨|纠结|找|看)(?![^，。！？]*(?:要不要|想不想|考虑|打算))[\u4e00-\u9fffA-Za-z]{2,8}?"
              r"(?:打工|干活|送(?:快递|外卖)|跑(?:外卖|滴滴)|做(?:保洁|保安|销售|客服|会计|财务|厨师|司机|护工))",
              r"(?:去|进)了?(?:一家|一个|家)[^，。！？,.!?]{1,8}(?:公司|机构|医院|学校|店|厂|银行|工作室|单位|酒店|餐厅)"),
@@ -245,8 +260,9 @@ _ROWS: tuple[Slot, ...] = (
              r"\bi'?m (?:a |an )?(?:first|second|third|fourth|final)[- ]year (?:student|undergrad|medic|phd)\b",
              r"\b(?:i|we) study (?!up\b|the\b|a\b|it\b)\w+ at (?:uni|university|college|(?-i:[A-Z]))"),
          zh=(r"读研", r"读博", r"(?:在|正在)读(?:大[一二三四]|研[一二三]|博[一二三])", r"(?:考上|考进)了?.{1,8}(?:大学|研究生)"),
-         asks=("study", "studying", "degree", "course", "masters", "phd", "graduat", "university", "major in", "majored",
-               "专业", "读研", "读博", "毕业", "哪个大学", "什么大学"),
+         asks=("study", "studying", "degree", "course", "masters", "phd", "did i graduate", "i graduated", "my university",
+               "which university did i", "did i major", "i majored", "my major", "专业", "读研", "读博", "我哪个大学", "我是哪个大学",
+               "我在哪个大学", "我什么大学", "我从哪个大学"),
          examples=("Doing a masters in stats at UCL.", "I'm a second-year medic at Glasgow.", "我在读研，学的是金融。"),
          question="What am I studying, which degree or course?"),
     Slot("work_pattern", "fact", False,
@@ -360,13 +376,16 @@ _ROWS: tuple[Slot, ...] = (
              r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev|"
              r"bakkie|ute|pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan|estate car)\b)",
              r"(?i:\bdriv(?:e|es|ing) an? \w+)", r"[\u4e00-\u9fff]",
-             r"(?i:\b(?:sold|got rid of|scrapped|gave away|traded in|part[- ]exchanged|crashed|wrote off|written off)\s+"
-             r"the\s+(?:old\s+)?(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|truck|ute|bakkie)\b)"),
+             r"(?i:(?:^|\b(?:i|we)\s+)(?:just\s+|finally\s+|have\s+|'ve\s+)?(?:sold|got rid of|scrapped|gave away|traded in|"
+             r"part[- ]exchanged)\s+the\s+(?:old\s+)?(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|truck|"
+             r"ute|bakkie)\b)"),
          en=(r"\b(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|tesla|toyota|kia|bakkie|ute|"
              r"pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan)\b",
              rf"\b(?:drive|drives|driving|bought|got|traded|swapped|sold|upgraded)\b.{{0,30}}\b(?:{_CAR_MAKES})\b",
              r"\bdriv(?:e|ing) an? \w+"),
-         zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托"),
+         zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托", r"^我(?:现在|也)?开(?:的是)?(?:一|了一?)?(?:辆|台)",
+             r"^我(?:现在|也)?(?:开|买|提|换)了?(?:一)?(?:辆|台)?(?:新的?)?(?:比亚迪|特斯拉|丰田|本田|宝马|奔驰|奥迪|吉利|哈弗|蔚来|小鹏|"
+             r"问界|别克|日产|起亚|福特|五菱|雪佛兰|宝骏|大众|长城|长安|理想|现代|红旗)"),
          asks=("car", "drive", "vehicle", "车"),
          examples=("I drive an old Land Rover.", "我把电动车卖了。"),
          question="What car or vehicle do I have?"),
@@ -390,8 +409,16 @@ _ROWS: tuple[Slot, ...] = (
              r"\bhobby\b", r"\b(?:knit(?:s|ting)?|paint(?:s|ing)?|draw(?:s|ing)?|garden(?:s|ing)?|bak(?:e|es|ing)|"
              r"hike[sd]?|climb(?:s|ing)?|fishing|photography|sketch(?:es|ing)?|sew(?:s|ing)?|pottery|"
              r"chess|sing(?:s|ing)?)\b", r"\bband\b", r"\bchoir\b",
+             r"\b(?:(?:do|does|doing|dance|dances|dancing|learn|learning|taken up|took up|into|stopped|quit) salsa|"
+             r"salsa (?:dancing|class|classes|lessons|nights?)|tango|ballet|ballroom|zumba|bachata|swing dancing|line dancing|tap dancing|belly dancing|"
+             r"crochet(?:s|ing)?|embroidery|quilting|woodwork(?:ing)?|woodturning|calligraphy|ceramics|origami|"
+             r"birdwatching|bird ?watching|birding|stargazing|astronomy|geocaching|cosplay|dj(?:ing)?|karaoke|"
+             r"scrapbooking|model railways?|metal detecting|beekeeping|home brewing)\b",
              r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b"),
-         zh=(r"弹", r"(?:弹|练|学|把)了?(?:吉他|钢琴|小提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶)", r"爱好", r"画画", r"摄影", r"徒步", r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋"),
+         zh=(r"弹", r"(?:弹|练|学|把|拉|吹|打)了?(?:吉他|钢琴|小提琴|大提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶|葫芦丝|萨克斯)",
+             r"^(?:吉他|钢琴|小提琴|大提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶|葫芦丝|萨克斯)", r"爱好", r"画画", r"摄影", r"徒步",
+             r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋", r"书法", r"陶艺", r"十字绣", r"钩针", r"插花", r"跳舞", r"拉丁舞",
+             r"广场舞"),
          unless=(_MET_THERE,),
          asks=("hobby", "instrument", "play", "free time", "爱好", "弹"),
          examples=("I play the dombra at family gatherings.", "我会弹尤克里里。", "I want to learn the banjo this year."),

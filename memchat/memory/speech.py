@@ -20,8 +20,12 @@ INFORMAL: tuple[tuple[str, str], ...] = (
     (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\bcuz\b", "because"), (r"\bcos\b", "because"), (r"\bw/\s*", "with "),
     (r"\bw\b(?=\s+(?:my|the|a|an|his|her|our|their|him|them|me|us|some|two|three)\b)", "with"),
     (r"\byday\b", "yesterday"), (r"\b(?:tmrw|tmr|tmrrw|tomoz)\b", "tomorrow"),
-    (r"\b([Mm]y) names\b(?! (?:are|were)\b)", r"\1 name's"),
-    (r"^[Nn]ames(?= (?!are\b|were\b)[A-Za-z]+\s*(?:[,.!]|\blol\b|\bbtw\b|$))", "My name's"),
+    (r"\b([Mm]y) names(?= (?-i:[A-Z])[a-z]+\s*(?:[,.!]|\blol\b|\bbtw\b|$)|(?=[^A-Z]*$) [a-z]+\s*(?:[,.!]|\blol\b|\bbtw\b|$))",
+     r"\1 name's"),
+    (r"^[Nn]ames(?= (?-i:[A-Z])[a-z]+\s*(?:[,.!]|\blol\b|\bbtw\b|$)|(?=[^A-Z]*$) (?!matter|are|were|change|differ)[a-z]+"
+     r"\s*(?:[,.!]|\blol\b|\bbtw\b|$))", "My name's"),
+    (r"^(?:[Tt]he )?([Nn]ew|[Oo]ld) (boss|manager|supervisor|team lead)(?= (?:is|'s) (?:called |named )?"
+     r"(?:(?-i:[A-Z])[a-z]+|[a-z]+\s*(?:[,.!]|$)))", r"My \1 \2"),
     (r"\bgf\b", "girlfriend"), (r"\bbf\b", "boyfriend"), (r"\bb-?day\b", "birthday"), (r"\bwk\b", "week"),
     (r"\bwks\b", "weeks"), (r"\byrs\b", "years"), (r"\bmy bro\b", "my brother"), (r"\bmy sis\b", "my sister"),
     (r"(?i:^(?:the |my )?bro\b)(?=\s+(?:is|was|lives|works|'s|has|had|just|got|moved|started)\b)", "my brother"),
@@ -75,8 +79,7 @@ SUBJECT_VERBS = (
     "am|was|'m|can|do|don't|never|always|usually|also|still|just"
 )
 _BARE_KIN = (r"(?:the )?(?:mum|mom|mam|dad|gran|granny|nan|nana|grandma|grandpa|grandad|granddad|folks|wife|hubby|"
-             r"missus|other half|kids|boss|line manager|flatmate|housemate|(?:new|old) (?:boss|manager|supervisor|team lead)|"
-             r"girlfriend|boyfriend|husband|partner|fianc[eé]e?)")
+             r"missus|other half|kids|boss|line manager|flatmate|housemate|girlfriend|boyfriend|husband|partner|fianc[eé]e?)")
 """Kin said as a name, without "my" ("Mum runs a flower shop", "The wife works nights"): the user's."""
 _BARE_KIN_SUBJECT = (rf"{_BARE_KIN}(?:'s\b|'ll\b|\s+(?:is|was|has|had|still|just|now|finally|always|never|also|"
                      r"runs|works|lives|teaches|drives|owns|plays|loves|hates|likes|does|goes|gets|makes|needs|knows|cooks|"

@@ -162,6 +162,11 @@ _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
 
 
+def speaks_of_them(sentence: str) -> bool:
+    """A sentence that opens on "he", "she", "they" (他, 她): about whom the message before named."""
+    return bool(_GOES_ON.match(sentence))
+
+
 def goes_on(sentence: str) -> bool:
     """A sentence that opens on whom the one before named and says nothing a slot holds ("Ruth started chemo. She's
     lost her hair…", "His accountant filed nothing…"): it goes on telling that story. "He's turning 70 in June"

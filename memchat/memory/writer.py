@@ -39,7 +39,7 @@ from memchat.memory.distill import (
 from memchat.memory.endings import object_terms, retired_terms
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
-from memchat.memory.forget_requests import besides_forget
+from memchat.memory.forget_requests import besides_forget, names_only_people
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates
@@ -61,7 +61,7 @@ from memchat.memory.rules import (
 from memchat.memory.scoring import DAY, keyword_overlap
 from memchat.memory.secrets import SECRET_MARK, redaction
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import BY_NAME, slot_of
+from memchat.memory.slots import BY_NAME, ROLE_AT, slot_of
 from memchat.memory.speech import (
     normalise,
     referent_of,
@@ -72,7 +72,7 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, goes_on, without_topic
+from memchat.memory.topic_match import TopicMatcher, goes_on, speaks_of_them, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -147,6 +147,13 @@ _BARE_RETIREMENT = re.compile(r"^(?:(?:officially|finally|just|also|now)\s+)?(?:
                               r"\s+(?:the\s|my\s|our\s|a\s|an\s|to\s|[a-z]+ing\b)", re.IGNORECASE)
 
 
+_ROLE_AT = re.compile(ROLE_AT, re.IGNORECASE)
+_BARE_START = re.compile(r"^(?:(?:just|finally|officially|also|now)\s+)?(?:(?P<past>started|joined|landed|accepted|"
+                         r"finished my first (?:week|month|shift)|did my first (?:week|month|shift))|(?P<ing>starting|joining))"
+                         r"\s+(?:at|with|the|my|a|an|(?-i:[A-Z]))", re.IGNORECASE)
+"""A start said without "I" ("Starting at Boots on Monday", "Joined the Fernway data team"): the user's."""
+
+
 def _with_subject(clause: str) -> str:
     """Chat drops the subject of what the user did: "On the keto thing, ditched it." is "I ditched the keto
     thing."; "Sold the van last week." is "I sold the van last week."; "Upgraded to a Pixel 8" is "I upgraded
@@ -155,7 +162,9 @@ def _with_subject(clause: str) -> str:
     if fronted:
         rest = clause[fronted.end():]
         return f"I {fronted.group(2).lower()} {fronted.group(1)}{rest}"
-    bare = _BARE_RETIREMENT.match(clause)
+    if _ROLE_AT.match(clause) and not re.match(r"i'?m\b|i am\b", clause, re.IGNORECASE):  # "Data lead at Fernway Bank."
+        return f"I'm {clause[:1].lower()}{clause[1:]}"
+    bare = _BARE_RETIREMENT.match(clause) or _BARE_START.match(clause)
     if bare:  # "Sold the van last week", "officially giving up bouldering"
         return f"{'I' if bare.group('past') else 'I am'} {clause[:1].lower()}{clause[1:]}"
     return clause
@@ -216,6 +225,16 @@ def _with_who_they_are(content: str, rest: str) -> str:
     say only who the person is ("My daughter Ella is 14. She's been self-harming." keeps the first)."""
     kept = set(split_sentences(rest))
     return " ".join(s for s in split_sentences(content) if s in kept or states_who(s))
+
+
+_NAMED_VALUE = frozenset({"employer", "home", "hometown", "study"})
+
+
+def _same_place(old: str, new: str) -> bool:
+    """"Completed first week at Nilgiri" after "Test automation manager at Nilgiri Health Tech": the same
+    workplace said again, which leaves the fuller statement (and the message with its date) current."""
+    given = {n for n in re.findall(r"\b[A-Z][A-Za-z]{1,}\b", new[1:]) if n not in NOT_NAMES}
+    return bool(given) and given <= set(re.findall(r"\b[A-Z][A-Za-z]{1,}\b", old))  # "…with the NHS" names a new one
 
 
 def _same_person(old: str, new: str) -> bool:
@@ -493,6 +512,8 @@ class MemoryWriter:
                         and not restates(m.event_at, draft.event_at, draft.attribute, draft.content)]
             if draft.kind == "relation":  # a new partner replaces the old; a break-up ends the same one
                 return [m for m in same if draft.retirement or not _same_person(m.content, draft.content)]
+            if draft.attribute in _NAMED_VALUE and not (draft.change or draft.retirement or draft.correction):
+                return [m for m in same if not _same_place(m.content, draft.content)]
             return same
         wanted = object_terms(draft.content) | _topics(draft.content)
         named = [m for m in same if wanted & (set(search_terms(m.content)) | _topics(m.content))]
@@ -558,7 +579,11 @@ class MemoryWriter:
                 newest = max(m.created_at for m in found)
                 found = [m for m in found if m.created_at == newest]
             if story and found:  # who they are stays only beside a story that goes; alone, it is what was asked for
-                profile = {m.id for m in found if states_who(m.content)}
+                told = {m.origin_id for m in found if m.origin_id and not m.is_episode}  # what a message that only
+                stories = {i for i in told | {m.id for m in found if m.is_episode}  # told the story stored goes with it
+                           if (e := self.memories.get(i)) is not None
+                           and not any(states_who(s) for s in split_sentences(e.content))}
+                profile = {m.id for m in found if states_who(m.content) and m.origin_id not in stories}
                 story = 0 < len(profile) < len(found)
                 found = [m for m in found if m.id not in profile] if story else found
             episodes = {m.id: m for m in found if m.is_episode}
@@ -570,11 +595,14 @@ class MemoryWriter:
             if story:  # the sentences of a story's message that say who they are stay with what else it said
                 rest = {i: _with_who_they_are(e.content, rest[i]) for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
-            if topic:  # a long message's next window goes on with the story ("His accountant…"): those sentences go
-                for gone in [e for i, e in episodes.items() if i not in rest]:
-                    for window in self.memories.later_windows(gone):
+            if topic:  # a long message's next window, or the next message, goes on with the story ("His accountant…",
+                someone = names_only_people(topic)  # then all that goes on about them goes: "She's turning 40" too
+                for gone in [e for i, e in episodes.items() if i not in rest]:  # "She's seeing a married man."): it goes
+                    for window in self.memories.later_windows(gone) + self.memories.told_next(gone):
                         sentences = split_sentences(window.content)
-                        going = next((n for n, sentence in enumerate(sentences) if not goes_on(sentence)), len(sentences))
+                        going = next((n for n, sentence in enumerate(sentences)
+                                      if not (goes_on(sentence) or someone and speaks_of_them(sentence)
+                                              and not (story and states_who(sentence)))), len(sentences))
                         if window.id in episodes or going == 0:
                             break
                         episodes[window.id] = window

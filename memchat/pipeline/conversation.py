@@ -327,6 +327,8 @@ class Conversation:
             outcomes.append(WriteOutcome("skipped", "; ".join(f"memchat memory purge {i} {db}" for i in deleted),
                                          PURGE_OFFER))
         elif topic and any(o.action == "deleted" for o in outcomes):
+            said = [m.id for m in sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
+            sessions.drop_exchanges(self.services.memories.all_forgotten(said))  # nor are they read again
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
         return outcomes
