@@ -42,6 +42,9 @@ def test_a_question_in_other_words_meets_the_memory(question, memory):
     ("What's my son's name?", "My daughter Lotte is nine.", "about daughter, not son"),
     ("Do I speak Korean?", "I'm learning Japanese for a trip.", "about japanese, not korean"),
     ("我姐姐叫什么？", "我弟弟在西安读书。", "about brother, not sister"),
+    # the same kind of food, another thing of it
+    ("Am I allergic to shrimp?", "I'm allergic to crab.", "about crab, not shrimp"),
+    ("我对虾过敏吗？", "我对螃蟹过敏。", "about 螃蟹, not 虾"),
 ])
 def test_another_thing_of_the_same_kind_is_a_near_miss(question, memory, why):
     assert near_miss(question, memory) == why
@@ -53,6 +56,9 @@ def test_another_thing_of_the_same_kind_is_a_near_miss(question, memory, why):
     ("Where do I live?", "We moved to Ghent in March."),
     ("What are my dog and my mother called?", "My mum is called Ria."),
     ("Which ball game did I give up?", "I quit playing rugby after the shoulder op."),  # 'playing' is no music here
+    ("Am I allergic to prawns?", "I'm allergic to shellfish."),  # the whole kind answers for each thing of it
+    ("Am I allergic to shellfish?", "I'm allergic to crab."),
+    ("我对螃蟹过敏吗？", "我吃螃蟹会过敏。"),
 ])
 def test_no_near_miss_where_the_memory_is_on_topic(question, memory):
     assert near_miss(question, memory) == ""

@@ -507,7 +507,9 @@ def test_found_on_held_out_set_d_forget_requests_in_more_shapes(tmp_path, told, 
                                   # found in review: the user's own forgetting, and a thing said of the world
                                   "作业忘了啦 明天补", "密码忘了啊 怎么办", "你说的那件事我忘了", "我生日你忘了",
                                   "钥匙又忘了 只能等老公回来", "The drama on the show, forget it, it was scripted.",
-                                  "This matter on my desk - scrap it, it's junk mail."])
+                                  "This matter on my desk - scrap it, it's junk mail.",
+                                  # the user reporting what they deleted
+                                  "关于那个项目的文件都删了", "照片我全删了", "聊天记录全删了"])
 def test_look_alikes_of_the_new_request_shapes_are_not_requests(said):
     from memchat.memory.forget_requests import forget_request
     assert forget_request(said) is None

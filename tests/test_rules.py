@@ -244,6 +244,7 @@ def test_a_new_job_told_in_passing_replaces_the_old(tmp_path, before, after, old
     ("I work at Tesco.", "Teacher at Ella's school called.", "Tesco"),
     ("I work at Fernway Bank as a data lead.", "Finished my first week at Fernway.", "data lead"),  # the same place again
     ("I do salsa on Thursdays.", "I stopped by the salsa class to say hi.", "Thursdays"),
+    ("I work at Tesco.", "Starting at 9 tomorrow.", "Tesco"),  # a time, not a workplace
 ])
 def test_what_happened_to_a_thing_does_not_replace_it(tmp_path, before, after, kept):
     old = _said_then(tmp_path, before, after, kept)

@@ -150,7 +150,7 @@ _BARE_RETIREMENT = re.compile(r"^(?:(?:officially|finally|just|also|now)\s+)?(?:
 _ROLE_AT = re.compile(ROLE_AT, re.IGNORECASE)
 _BARE_START = re.compile(r"^(?:(?:just|finally|officially|also|now)\s+)?(?:(?P<past>started|joined|landed|accepted|"
                          r"finished my first (?:week|month|shift)|did my first (?:week|month|shift))|(?P<ing>starting|joining))"
-                         r"\s+(?:at|with|the|my|a|an|(?-i:[A-Z]))", re.IGNORECASE)
+                         r"\s+(?:(?:at|with)\s+)?(?:the\s+)?(?-i:[A-Z][a-z])", re.IGNORECASE)
 """A start said without "I" ("Starting at Boots on Monday", "Joined the Fernway data team"): the user's."""
 
 
