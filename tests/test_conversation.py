@@ -154,6 +154,22 @@ def test_a_message_forgotten_whole_leaves_the_window_too(tmp_path):
     assert "Tesco" in prompt  # its message said more than what went
 
 
+def test_only_what_the_request_took_back_leaves_the_window(tmp_path):
+    """A message whose memory was deleted earlier, in the memory panel, stays in the chat window when a later
+    request forgets something else."""
+    conv = fake_conversation(tmp_path)
+    for text in ("I love pasta carbonara.", "My sister has a secret."):
+        conv.run_turn(text)
+        conv.wait()
+    for memory in conv.services.memories.list_items(statuses=("active",), episodes=True):
+        if "pasta" in memory.content:
+            conv.services.memories.set_status(memory.id, "deleted")
+    conv.run_turn("Forget everything about my sister.")
+    conv.wait()
+    prompt = " ".join(m.content for m in conv.services.engine.prompts[-1])
+    assert "pasta" in prompt and "secret" not in prompt
+
+
 def test_questions_do_not_become_notes(tmp_path):
     conv = fake_conversation(tmp_path)
     conv.run_turn("Do you remember what I am allergic to?")

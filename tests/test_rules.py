@@ -226,6 +226,7 @@ def test_a_value_ended_in_everyday_words_is_retired(tmp_path, before, after, ret
     ("I work at Tesco.", "Starting at Boots on Monday, nervous!", "Tesco", "Boots"),
     ("I work at Tesco.", "Finished my first week at Fernway.", "Tesco", "Fernway"),
     ("I work at Tesco.", "I'm data lead at Fernway Bank now.", "Tesco", "Fernway"),
+    ("I work at Barclays in Leeds.", "I work at a small bakery in Leeds.", "Barclays", "bakery"),  # not the same place
 ])
 def test_a_new_job_told_in_passing_replaces_the_old(tmp_path, before, after, old, new):
     said = _said_then(tmp_path, before, after, "")
@@ -245,6 +246,11 @@ def test_a_new_job_told_in_passing_replaces_the_old(tmp_path, before, after, old
     ("I work at Fernway Bank as a data lead.", "Finished my first week at Fernway.", "data lead"),  # the same place again
     ("I do salsa on Thursdays.", "I stopped by the salsa class to say hi.", "Thursdays"),
     ("I work at Tesco.", "Starting at 9 tomorrow.", "Tesco"),  # a time, not a workplace
+    # found in the second review
+    ("I work at Aldi.", "Starting at Wembley tonight is Saka.", "Aldi"),
+    ("I work at Aldi.", "Finished my first week at Slimming World, lost 3 pounds!", "Aldi"),
+    ("我开一辆本田。", "我买了长城的门票。", "本田"), ("我开一辆本田。", "我开了一台空调。", "本田"),
+    ("I play football on Sundays.", "I stopped my son playing football, too dangerous.", "on Sundays"),
 ])
 def test_what_happened_to_a_thing_does_not_replace_it(tmp_path, before, after, kept):
     old = _said_then(tmp_path, before, after, kept)

@@ -59,8 +59,8 @@ CHANGE = re.compile(
 """Switch language: in a many-valued slot the new value replaces the latest (or the one it names)."""
 RETIREMENT = re.compile(
     r"\b(?:sold|got rid of|gave up|giving up|given up|quit|quitting|stopped (?:\w+ing|going)|no longer|no more(?! than)|"
-    r"(?:i|we)(?:'ve| have)? stopped(?=\s*(?:[,.!;]|$)|\s+(?!by\b|at\b|in\b|off\b|for\b|to\b|over\b|outside\b|"
-    r"(?:my|the|our) (?:car|van|bike|motorbike)\b))|"
+    r"(?:i|we)(?:'ve| have)? stopped(?=\s*(?:[,.!;]|$)|\s+(?:the\s+|my\s+)?(?!by\b|at\b|in\b|off\b|for\b|to\b|over\b|"
+    r"outside\b|him\b|her\b|them\b|it\b)[a-z]+\s*(?:[,.!;]|$))|"
     r"dropped (?:out of )?(?:my|our) (?:(?!at\b|off\b|to\b)[\w-]+ ){0,2}(?:course|class|classes|lessons|module|membership|"
     r"subscription|team|choir|club)|(?:my )?(?:final|last) (?:shift|day) (?:at|with) (?-i:[A-Z])\w*|"
     r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"

@@ -126,7 +126,8 @@ _NOT_A_REQUEST = re.compile(
     r"(?:the\s+|all\s+the\s+|those\s+|these\s+|your\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
     r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
     r"^\s*(?:how|what(?!\s+i\s+(?:said|told|mentioned|shared)\b)|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
-    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b|\bforgot to\b|\bi (?:totally |completely |almost |nearly )?forgot\b",
+    r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|"
+    r"^(?!.*(?:你|帮我|给我|请|麻烦|把|别|不要|吧|呗|啊|哈|呀|啦)).*(?:全部|全都|都|全|统统)(?:忘了|删了)|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b|\bforgot to\b|\bi (?:totally |completely |almost |nearly )?forgot\b",
     re.IGNORECASE,
 )
 """'How do I delete…', 'I always forget my keys', 'Forgot to mention, …', '周末只想忘掉工作': the words, but not a
@@ -365,6 +366,8 @@ def _request(text: str) -> ForgetRequest | None:
         if request:
             added = _add_ons(sentences[index + 1:]) if request.topic and not request.latest else []
             return replace(request, topic=" and ".join([request.topic, *added])) if added else request
+    if re.search(r"怎么办|咋办|怎么搞", text):
+        fragments = []  # "考试的事情全忘了，怎么办": a worry, whatever a fragment of it says
     for sentence in [text.strip(), *fragments]:
         request = _in_sentence(sentence)
         if request:

@@ -236,7 +236,8 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
              r"\b(?:my|our) (?:company|employer|workplace|firm) is\b",
-             r"\b(?:first|second|third|1st|2nd|3rd) (?:week|month|shift)s? (?:at|with) (?-i:[A-Z])",
+             r"\b(?:first|second|third|1st|2nd|3rd) (?:week|month|shift)s? (?:at|with) (?:the )?(?-i:[A-Z][\w&'-]*)"
+             r"(?:\s+(?-i:[A-Z][\w&'-]*)){0,3}\s*(?:[.!]|$)",
              ROLE_AT,
              r"\baccepted (?:the|their|an?) (?:(?-i:[A-Z])[\w&-]*(?: (?-i:[A-Z])[\w&-]*)* )?(?:job )?offer\b",
              r"^(?:a |my )?new (?:job|position|role|gig) (?:at|with)\s+\w",
@@ -383,9 +384,9 @@ _ROWS: tuple[Slot, ...] = (
              r"pickup|pick-up|truck|suv|hatchback|4x4|jeep|minivan)\b",
              rf"\b(?:drive|drives|driving|bought|got|traded|swapped|sold|upgraded)\b.{{0,30}}\b(?:{_CAR_MAKES})\b",
              r"\bdriv(?:e|ing) an? \w+"),
-         zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托", r"^我(?:现在|也)?开(?:的是)?(?:一|了一?)?(?:辆|台)",
-             r"^我(?:现在|也)?(?:开|买|提|换)了?(?:一)?(?:辆|台)?(?:新的?)?(?:比亚迪|特斯拉|丰田|本田|宝马|奔驰|奥迪|吉利|哈弗|蔚来|小鹏|"
-             r"问界|别克|日产|起亚|福特|五菱|雪佛兰|宝骏|大众|长城|长安|理想|现代|红旗)"),
+         zh=(r"(?:买|卖|开)了?(?:辆|台)?.{0,4}车", r"电动车", r"汽车", r"摩托", r"^我(?:现在|也)?(?:开|买|提|换)了?(?:一)?(?:辆|台)?(?:新的?)?(?:比亚迪|特斯拉|丰田|本田|宝马|奔驰|奥迪|吉利|哈弗|蔚来|小鹏|"
+             r"问界|别克|日产|起亚|福特|五菱|雪佛兰|宝骏|大众|长城|长安|理想|现代|红旗)"
+             r"(?=$|[，。！,.!\s]|车|[A-Za-z0-9]|[\u4e00-\u9fff]{1,2}(?:$|[，。！,.!]))"),
          asks=("car", "drive", "vehicle", "车"),
          examples=("I drive an old Land Rover.", "我把电动车卖了。"),
          question="What car or vehicle do I have?"),

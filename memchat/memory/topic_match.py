@@ -162,9 +162,22 @@ _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
 
 
-def speaks_of_them(sentence: str) -> bool:
-    """A sentence that opens on "he", "she", "they" (他, 她): about whom the message before named."""
-    return bool(_GOES_ON.match(sentence))
+_SHE = re.compile(r"\b(?:mum|mom|mam|mother|sister|daughter|wife|girlfriend|gf|aunt|auntie|niece|gran|granny|nan|nana|"
+                  r"grandma|grandmother|fianc[eé]e|missus|stepmum|stepmom)\b|妈|姐|妹|女儿|老婆|媳妇|女朋友|奶奶|外婆|姑|姨", re.IGNORECASE)
+_HE = re.compile(r"\b(?:dad|father|brother|son|husband|boyfriend|bf|uncle|nephew|grandad|granddad|grandpa|grandfather|"
+                 r"fianc[eé]|hubby|stepdad)\b|爸|哥|弟|儿子|老公|男朋友|爷爷|外公|叔|舅", re.IGNORECASE)
+_ANOTHER_PERSON = re.compile(rf"(?<!^)\b(?-i:[A-Z][a-z]{{2,}})\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b|"
+                             rf"(?:我|我的)(?:{CN_RELATIVES})", re.IGNORECASE)
+
+
+def speaks_of_them(sentence: str, topic: str) -> bool:
+    """A sentence that opens on the pronoun for whom the topic names ("she" for a sister, 他 for a brother) and
+    names nobody else: it goes on about them. "They say it'll rain", "He's been amazing, my husband" do not."""
+    female, male = bool(_SHE.search(topic)), bool(_HE.search(topic))
+    she = r"she|her|她" if female or not male else ""
+    he = r"he|him|his|他" if male or not female else ""
+    opens = re.match(rf"^\W*(?:{'|'.join(p for p in (she, he) if p)})(?:\b|(?=[\u4e00-\u9fff]))", sentence, re.IGNORECASE)
+    return bool(opens) and not _ANOTHER_PERSON.search(sentence)
 
 
 def goes_on(sentence: str) -> bool:

@@ -150,7 +150,9 @@ _BARE_RETIREMENT = re.compile(r"^(?:(?:officially|finally|just|also|now)\s+)?(?:
 _ROLE_AT = re.compile(ROLE_AT, re.IGNORECASE)
 _BARE_START = re.compile(r"^(?:(?:just|finally|officially|also|now)\s+)?(?:(?P<past>started|joined|landed|accepted|"
                          r"finished my first (?:week|month|shift)|did my first (?:week|month|shift))|(?P<ing>starting|joining))"
-                         r"\s+(?:(?:at|with)\s+)?(?:the\s+)?(?-i:[A-Z][a-z])", re.IGNORECASE)
+                         r"\s+(?:(?:at|with)\s+)?(?:the\s+)?(?-i:[A-Z][\w&'-]*)(?:\s+(?-i:[A-Z][\w&'-]*)){0,3}"
+                         r"(?:\s+(?:on \w+|next \w+|this \w+|tomorrow|today|in \w+|last \w+|as an? [\w ]+))?\s*(?:[,.!]|$)",
+                         re.IGNORECASE)
 """A start said without "I" ("Starting at Boots on Monday", "Joined the Fernway data team"): the user's."""
 
 
@@ -227,14 +229,17 @@ def _with_who_they_are(content: str, rest: str) -> str:
     return " ".join(s for s in split_sentences(content) if s in kept or states_who(s))
 
 
-_NAMED_VALUE = frozenset({"employer", "home", "hometown", "study"})
+_NAMED_VALUE = frozenset({"employer"})
+_WORKPLACE = re.compile(r"\b(?:at|for|with|joined|joining)\s+(?:the\s+)?((?-i:[A-Z][\w&'-]*)(?:\s+(?-i:[A-Z][\w&'-]*))*)")
 
 
 def _same_place(old: str, new: str) -> bool:
     """"Completed first week at Nilgiri" after "Test automation manager at Nilgiri Health Tech": the same
-    workplace said again, which leaves the fuller statement (and the message with its date) current."""
-    given = {n for n in re.findall(r"\b[A-Z][A-Za-z]{1,}\b", new[1:]) if n not in NOT_NAMES}
-    return bool(given) and given <= set(re.findall(r"\b[A-Z][A-Za-z]{1,}\b", old))  # "…with the NHS" names a new one
+    workplace said again, which leaves the fuller statement (and the message with its date) current. Only the
+    names right after "at", "for", "with" count: "a small bakery in Leeds" is no Barclays in Leeds."""
+    given = [set(m.split()) for m in _WORKPLACE.findall(new)]
+    before = [set(m.split()) for m in _WORKPLACE.findall(old)]
+    return bool(given) and all(any(g <= b for b in before) for g in given)
 
 
 def _same_person(old: str, new: str) -> bool:
@@ -596,13 +601,15 @@ class MemoryWriter:
                 rest = {i: _with_who_they_are(e.content, rest[i]) for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
             if topic:  # a long message's next window, or the next message, goes on with the story ("His accountant…",
-                someone = names_only_people(topic)  # then all that goes on about them goes: "She's turning 40" too
+                someone = names_only_people(topic)  # a person: the messages that go on with "she" or "he" go too
                 for gone in [e for i, e in episodes.items() if i not in rest]:  # "She's seeing a married man."): it goes
-                    for window in self.memories.later_windows(gone) + self.memories.told_next(gone):
+                    later = self.memories.later_windows(gone)
+                    for window in later + (self.memories.told_next(gone) if someone else []):
                         sentences = split_sentences(window.content)
                         going = next((n for n, sentence in enumerate(sentences)
-                                      if not (goes_on(sentence) or someone and speaks_of_them(sentence)
-                                              and not (story and states_who(sentence)))), len(sentences))
+                                      if not (goes_on(sentence) if window in later else
+                                              speaks_of_them(sentence, topic) and not (story and states_who(sentence)))),
+                                     len(sentences))
                         if window.id in episodes or going == 0:
                             break
                         episodes[window.id] = window

@@ -304,6 +304,8 @@ class Conversation:
             return None
         topic = request.topic
         previous = self.services.sessions.previous_user_message(message)
+        said = [m.id for m in self.services.sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
+        forgotten_before = set(self.services.memories.all_forgotten(said))
         outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
                                                story=request.story)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
@@ -327,8 +329,8 @@ class Conversation:
             outcomes.append(WriteOutcome("skipped", "; ".join(f"memchat memory purge {i} {db}" for i in deleted),
                                          PURGE_OFFER))
         elif topic and any(o.action == "deleted" for o in outcomes):
-            said = [m.id for m in sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
-            sessions.drop_exchanges(self.services.memories.all_forgotten(said))  # nor are they read again
+            now_gone = [i for i in self.services.memories.all_forgotten(said) if i not in forgotten_before]
+            sessions.drop_exchanges(now_gone)  # what this request took back is not read again with the chat
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
         return outcomes
