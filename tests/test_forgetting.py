@@ -303,6 +303,11 @@ def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
     (["I keep my bike in the hallway."], "Do me a favour and remove the bins on Friday.", [], ["bike"]),
 ])
 def test_a_story_is_forgotten_whole_and_no_more_than_was_asked(tmp_path, told, asked, gone, kept):
+    _assert_forgets(tmp_path, told, asked, gone, kept)
+
+
+def _assert_forgets(tmp_path, told, asked, gone, kept):
+    """After `told`, the request `asked` leaves none of `gone` and all of `kept` among what memory holds."""
     services = fake_services(tmp_path)
     _told(services, *told)
     services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
@@ -559,12 +564,7 @@ def test_forgetting_everything_about_two_people_takes_what_each_of_them_was_told
      "Please forget everything I told you about my brother.", ["arrested", "Hull"], []),
 ])
 def test_the_thing_about_a_person_is_their_story_not_who_they_are(tmp_path, told, asked, gone, kept):
-    services = fake_services(tmp_path)
-    _told(services, *told)
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize("asked", ["Forget everything about my sister.", "Forget that thing about my sister."])

@@ -17,7 +17,7 @@ import re
 
 from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
 from memchat.memory.slots import BY_NAME, MULTI_VALUED, SLOTS, Slot, slot_of
-from memchat.memory.timeexpr import ResolvedTime, first_time
+from memchat.memory.timeexpr import MONTH_WORDS, ResolvedTime, first_time
 from memchat.types import Memory, MemoryDraft
 
 __all__ = ["MULTI_VALUED", "draft_from_sentence", "guess_key", "is_change", "is_retirement", "third_person"]
@@ -401,7 +401,9 @@ def draft_from_sentence(
 _CELEBRATED = re.compile(
     r"\b(?:for|on|at) (?:my|his|her|their|our|the user's|(?-i:[A-Z])[a-z]+'s) (?:[\w']+ )?birthday\b(?! is\b)|"
     r"\bbirthday (?:party|parties|meal|dinner|lunch|drinks|cake|trip|weekend|celebrations?|do|bash|picnic|present|"
-    r"presents|gift|surprise)\b|\bbirthday (?:was|went|turned out)\b(?!\s+(?:on|in|yesterday|today|last|the|\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))|(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
+    r"presents|gift|surprise)\b|"
+    rf"\bbirthday (?:was|went|turned out)\b(?!\s+(?:on|in|yesterday|today|last|the|\d|{MONTH_WORDS}))|"
+    r"(?:给|为)[\u4e00-\u9fff]{1,4}(?:过|庆祝)(?:了)?生日|生日(?:聚会|派对|宴|饭)", re.IGNORECASE)
 """A birthday celebrated ("took Dad out for his birthday", "Timur's birthday party was at…"): what happened
 that day, not the day the birthday falls on."""
 _HABITUAL = re.compile(r"\b(?:every|each|usually|normally|always|often|weekly|twice|a week(?! ago)|mornings|evenings|"

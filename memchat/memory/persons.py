@@ -13,6 +13,7 @@ import re
 from datetime import datetime
 
 from memchat.memory.concepts import FAMILY, ancestors, concepts_in
+from memchat.memory.timeexpr import MONTH_WORDS
 
 _THE_USER = re.compile(
     r"\bmy (?:birthday|name|full name|surname|nickname)\b|\bi was born\b|\bcall me\b|\bi'?m called\b|"
@@ -55,7 +56,7 @@ def same_person(old: str, new: str) -> bool:
     return person is not None and person == person_of(old)
 
 
-_MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}|月|"
+_MONTH_NAMED = re.compile(rf"\b(?:{MONTH_WORDS})[a-z]*\b|\d{{1,2}}[/.-]\d{{1,2}}|月|"
                           r"\b(?:yesterday|today|tomorrow|last|next)\b|[昨今明]天", re.IGNORECASE)
 
 

@@ -13,6 +13,7 @@ import re
 from memchat.memory.concepts import CONCEPTS, ancestors, concepts_in
 from memchat.memory.distill import CN_RELATIVES, RELATIVES
 from memchat.memory.slots import JOB_TITLES
+from memchat.memory.timeexpr import MONTH_WORDS
 
 _NUMBER = (r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
            r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety")
@@ -20,8 +21,7 @@ _NAME = r"(?-i:[A-Z][a-z]+)"
 _PLACE = r"(?:the\s+)?(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,3}"
 """A place or an organisation by its name ("Leeds", "the Royal Infirmary"): "a strip club" or "a refuge" is no
 statement of where someone lives or works."""
-_MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
-_WHEN = (rf"(?:now|today|this year|next (?:week|month|year)|in (?:{_MONTHS})\w*|on (?:mon|tues|wednes|thurs|fri|satur|"
+_WHEN = (rf"(?:now|today|this year|next (?:week|month|year)|in (?:{MONTH_WORDS})\w*|on (?:mon|tues|wednes|thurs|fri|satur|"
          rf"sun)day)")
 _KINDS = r"(?:(?:little|big|older|younger|eldest|youngest|oldest|twin|baby|best|late|step)\s+)?"
 
@@ -51,7 +51,7 @@ _EN_PREDICATES = tuple(re.compile(p + r"$", re.IGNORECASE) for p in (
     rf"(?:goes to|started|has started|'s started)\s+(?:uni|university|college|school|nursery|{_PLACE}\s+(?:school|"
     rf"primary|academy|college|university))",
     r"speaks\s+[A-Za-z]+(?:\s+and\s+[A-Za-z]+)?",
-    rf"was born\s+(?:in\s+{_PLACE}|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTHS})\w*|in\s+(?:19|20)\d\d)",
+    rf"was born\s+(?:in\s+{_PLACE}|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{MONTH_WORDS})\w*|in\s+(?:19|20)\d\d)",
 ))
 _FAMILY_TIE = re.compile(rf"^(?:is|'s)\s+(?:my|our|the user's)\s+{_KINDS}(?:friend|mate|pal|colleague|neighbour|neighbor)"
                          rf"(?:\s+from\s+{_PLACE}|\s+from\s+(?:uni|school|work|college))?$", re.IGNORECASE)
@@ -59,8 +59,8 @@ _FAMILY_TIE = re.compile(rf"^(?:is|'s)\s+(?:my|our|the user's)\s+{_KINDS}(?:frie
 father" is a story)."""
 _PASTIME = re.compile(r"^(?:loves|plays|enjoys|likes|is into|'s into|does|is mad about|'s mad about|adores|"
                       r"has taken up|took up)\s+(?:the\s+)?([a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)
-_BIRTHDAY = re.compile(rf"^birthday\s+is\s+(?:on\s+)?(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTHS})\w*|"
-                       rf"(?:{_MONTHS})\w*\s+\d{{1,2}}(?:st|nd|rd|th)?)$", re.IGNORECASE)
+_BIRTHDAY = re.compile(rf"^birthday\s+is\s+(?:on\s+)?(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{MONTH_WORDS})\w*|"
+                       rf"(?:{MONTH_WORDS})\w*\s+\d{{1,2}}(?:st|nd|rd|th)?)$", re.IGNORECASE)
 _NOT_WORKING = re.compile(r"\b(?:unemployed|former|ex|struck|suspended|sacked|fired|disgraced|failed|out of work)\b",
                           re.IGNORECASE)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memchat.memory.timeexpr import MONTH_WORDS
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -72,7 +74,7 @@ JOB_TITLES = (
 """What people say they are at work ("a nurse", "a sparky"): the job slot, and a role said alone (speech)."""
 
 _AGE_WHEN = (r"(?:now|today|yesterday|this year|next (?:week|month|year)|last (?:week|month)|on (?:mon|tues|wednes|thurs|"
-             r"fri|satur|sun)day|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)")
+             rf"fri|satur|sun)day|in (?:{MONTH_WORDS})\w*)")
 """When an age is or was reached ("I'm 34 now", "turned 40 in March"): "I'm 5 in line" is no age."""
 
 ROLE_AT = (rf"^(?:(?:i'?m|i am)\s+(?:now\s+)?(?:an?\s+|the\s+)?)?(?:(?:senior|junior|head|lead|chief|deputy|assistant|trainee|graduate|staff|principal)\s+)?(?:[\w-]+\s+){{0,2}}"

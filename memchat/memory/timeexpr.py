@@ -24,7 +24,8 @@ from memchat.types import format_day
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
-_MONTH_ALT = "|".join(MONTHS) + "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
+MONTH_WORDS = "|".join(MONTHS) + "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
+"""Month names and their short forms, as one regex alternation."""
 _WEEKDAY_ALT = ("monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|tue|weds|wed|thurs|thur|thu|fri|"
                 r"sat(?!\s*(?:nav|phones?)\b)")
 """Weekdays, with the short forms people type ("last Sat") but not "sun" or "mon" ("on sun loungers") nor a sat nav."""
@@ -75,8 +76,8 @@ TIME_RULES: tuple[TimeRule, ...] = (
              "last Friday I ran"),
     TimeRule("ago", rf"\b({_NUM_ALT}) (day|week|fortnight|month|year)s? ago\b", "day", "two weeks ago we moved"),
     TimeRule("in_future", rf"\bin ({_NUM_ALT}) (day|week|fortnight|month|year)s?\b", "day", "in two weeks I start"),
-    TimeRule("month_day", rf"\b(?:on )?({_MONTH_ALT})\.? (\d{{1,2}})(?:st|nd|rd|th)?\b", "day", "on March 14th"),
-    TimeRule("day_month", rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({_MONTH_ALT})\b", "day", "the 14th of March"),
+    TimeRule("month_day", rf"\b(?:on )?({MONTH_WORDS})\.? (\d{{1,2}})(?:st|nd|rd|th)?\b", "day", "on March 14th"),
+    TimeRule("day_month", rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({MONTH_WORDS})\b", "day", "the 14th of March"),
     TimeRule("day_of_month", rf"\b(?:(?:on|by|from|until|till|since|before|after|around) the {_ORDINAL}\b"
              rf"(?: of (this|last|next) month)?{_NOT_A_DAY_AFTER}|the {_ORDINAL}(?=\s*(?:[.,!?;)]|$|and\b|but\b)))",
              "day", "we got the keys on the 9th"),
@@ -85,7 +86,7 @@ TIME_RULES: tuple[TimeRule, ...] = (
              r"movies?|lights|market|songs?|present|presents|shopping|list)\b)", "day", "over Christmas"),
     TimeRule("relative_unit", r"\b(last|this|next) (week|weekend|month|year|summer|winter|spring|autumn|fall)\b",
              "unit", "next month I'm flying"),
-    TimeRule("month_name", rf"\b(?:in|since|during|this|last|next|early|late|mid|end of|back in) ({_MONTH_ALT})\b",
+    TimeRule("month_name", rf"\b(?:in|since|during|this|last|next|early|late|mid|end of|back in) ({MONTH_WORDS})\b",
              "month", "in March"),
     TimeRule("year", r"\b(?:in|since|back in) (20\d\d|19\d\d)\b", "year", "back in 2019"),
     TimeRule("cn_date", rf"({_CN_NUM})月({_CN_NUM})[日号]", "day", "3月14日"),
@@ -426,7 +427,7 @@ def query_months(query: str) -> list[tuple[int | None, int]]:
     months: list[tuple[int | None, int]] = []
     year_match = re.search(r"(20\d\d)", query)
     year = int(year_match.group(1)) if year_match else None
-    for match in re.finditer(rf"\b({_MONTH_ALT})\b", query, re.IGNORECASE):
+    for match in re.finditer(rf"\b({MONTH_WORDS})\b", query, re.IGNORECASE):
         if match.group(1).lower() in ("may", "mar") and not re.search(
             rf"\b(in|of|during|since) {match.group(1)}\b|\b{match.group(1)} 20\d\d\b", query, re.IGNORECASE
         ):

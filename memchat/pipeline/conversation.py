@@ -305,7 +305,7 @@ class Conversation:
         topic = request.topic
         previous = self.services.sessions.previous_user_message(message)
         said = [m.id for m in self.services.sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
-        forgotten_before = set(self.services.memories.all_forgotten(said))
+        forgotten_before = set(self.services.memories.all_forgotten(said)) if topic else set()
         outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
                                                story=request.story)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
