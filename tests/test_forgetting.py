@@ -393,6 +393,19 @@ def test_favours_and_advice_are_not_requests_to_forget(text):
      ["overdraft", "gambling"]),
     (["My landlord sent me an eviction letter.", "The landlord is Mr Hughes and he's a nightmare."],
      "Scrap the bit about the eviction letter. Same for the landlord.", ["eviction", "Hughes"]),
+    # "it" after a greeting, and a request in the second of two joined clauses
+    (["My flatmate Ines is being investigated for fraud at her bank."],
+     "Morning! Quick one. Earlier I told you about Ines and the fraud investigation. Not mine to share. Could you just "
+     "leave it, wipe it from wherever you keep things?", ["fraud"]),
+    (["Uncle Raj lost his licence for drink driving."],
+     "Good evening. Remember what I said about Uncle Raj and the drink driving? Please drop it and erase it from your "
+     "memory.", ["drink driving"]),
+    (["I had a second interview at Halden Labs on Friday."],
+     "Right, one thing I meant to mention - the Halden Labs business, the interview? Please wipe that from your "
+     "records. It came to nothing.", ["Halden"]),
+    # northern speech: 俺 and 额 for 我, a bare 给 before the verb
+    (["俺闺女跟班上一个男生在网上聊得火热，怕是早恋了。"], "俺闺女那个事你给删了吧", ["早恋"]),
+    (["额女儿最近跟一个叫周鹏的男娃走得很近。"], "女儿那个事你给额删了啊 娃知道了要闹", ["周鹏"]),
     # Chinese: 那条 closing the topic; a one-character relative after 我
     (["上周去做了针灸，治颈椎病。"], "刚才说去做针灸那条你删了吧", ["针灸"]),
     (["我姐离婚了，正在打官司争孩子。"], "我姐那个事你别记了", ["离婚"]),
@@ -594,3 +607,60 @@ def test_the_next_message_about_someone_else_stays(tmp_path, after):
     services.writer.process("Forget everything about my sister.", session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "secret" not in alive and after[:12] in alive, alive
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Forget what I said about Omar's debts. I really shouldn't have told you, it's not my story to tell. "
+     "Also I've started at the leisure centre on Monday.", "Also I've started at the leisure centre on Monday."),
+    ("Please delete the thing about my cousin's court case. I was just venting and I overshared.", ""),
+    ("把我表哥的事删了吧。我不该说的。我下周去杭州出差。", "我下周去杭州出差。"),
+])
+def test_a_reason_about_the_telling_is_not_kept_beside_a_request(text, kept):
+    """Regret or venting is about the request; only news besides it stays."""
+    from memchat.memory.forget_requests import besides_forget, forget_request
+    assert besides_forget(text, forget_request(text).topic) == kept
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    ("说说我家里人 老公叫张伟 在银行上班 儿子叫张小军 上高一 最近老逃课去网吧 被老师抓了两回",
+     "儿子那个事你给俺删了", ["网吧", "逃课"], ["张伟", "银行"]),
+    ("俺屋里三口人 婆姨叫李梅 在医院当护士 闺女叫小燕 跟一个网上认识的男的跑了 俺都快急死了",
+     "闺女的事你给俺删了吧", ["网上认识", "跑了"], ["李梅", "护士"]),
+    ("跟你说个秘密 阿敏离婚了！！她是我高中同学 最好的朋友 刚签的字 还没告诉她爸妈 我心里也不好受 明天我去上海出差",
+     "阿敏那个事你帮我删了吧", ["离婚", "刚签的字", "她爸妈"], ["上海出差"]),
+    ("偷偷说 新工资一个月一万八 比之前多了三千 爽", "工资那个事你别记了", ["一万八", "三千"], []),
+])
+def test_a_story_in_chinese_typed_with_spaces_goes_and_the_rest_of_the_message_stays(tmp_path, told, asked, gone, kept):
+    """A message typed with spaces for stops tells about two people: forgetting one's story keeps the other. After a
+    chunk that names the person, chunks that name no one go on about them (Chinese leaves the subject out)."""
+    services = fake_services(tmp_path)
+    _told(services, told, "我住在西安。")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept) and "西安" in alive, alive
+    typed = " | ".join(m.content for m in services.memories.list_items(statuses=("active",)))
+    assert all(k in typed for k in kept if k not in ("上海出差",)), f"the typed memory keeps the rest too: {typed}"
+
+
+def test_what_goes_on_telling_a_forgotten_sentence_goes_with_it_and_a_vague_word_is_no_topic(tmp_path):
+    """"the Bellwether thing" is about Bellwether, not every sentence with "thing" in it; a remark on the sentence that
+    goes ("Not great.") and the sentence after it about "them" go too; what the message turns to next stays."""
+    services = fake_services(tmp_path)
+    _told(services, "I had a trial shift at Bellwether Bakery on Saturday and it was chaos. Not great. They want "
+                    "someone with five years' experience, which isn't the same thing as enthusiasm. Anyway, I'm off to "
+                    "the gym now.")
+    services.writer.process("Forget the Bellwether thing, please.", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "Bellwether" not in alive and "five years" not in alive and "Not great" not in alive, alive
+    assert "gym" in alive, alive
+
+
+def test_forgetting_someones_relative_keeps_what_was_said_of_them(tmp_path):
+    """"Priti's husband" is the husband: what was said of Priti herself stays."""
+    services = fake_services(tmp_path)
+    _told(services, "My friend Priti is in my running club.", "Priti's husband Sanjay has been gambling away their savings.")
+    services.writer.process("Forget what I told you about Priti's husband.", session_id=None, message_id=None,
+                            now=9 * DAY)
+    alive = _alive(services)
+    assert "gambling" not in alive and "running club" in alive, alive

@@ -345,3 +345,24 @@ def test_a_later_change_of_day_or_time_makes_the_earlier_schedule_history(earlie
     from memchat.memory.recall import ended_later
     assert ended_later([_said(1, earlier, 10), _said(2, later, 40)], floor=0.5) == ({1: 2} if ended else {})
 
+
+
+def test_an_introduction_that_said_an_earlier_home_is_history_beside_the_current_one():
+    """"I'm Tove, 38, Danish, living in Malmö with two cats" typed a name and an age, and no home; after
+    "The user moved to Lund", the introduction no longer says where the user lives. A sentence that says the
+    current place again, or a sister's home, or another slot, stays."""
+    from memchat.memory.recall import earlier_statements
+    from memchat.types import Candidate, Memory, Signals
+
+    def said(memory_id, kind, content, said_at, attribute=""):
+        memory = Memory(memory_id, kind, content, "user", attribute, 0.5, 0.8, said_at, said_at, said_at)
+        return Candidate(memory, Signals(), 0.6, relevance=0.6)
+
+    intro = said(1, "episode", "Hi! I'm Tove, 38, Danish, and I live in Malmö with two cats.", 1000.0)
+    moved = said(2, "fact", "The user moved to Lund.", 5000.0, attribute="home")
+    assert earlier_statements([intro, moved], ["home"]) == {1: 2}
+    assert earlier_statements([intro, moved], ["name"]) == {}, "it still says who the user is"
+    again = said(3, "episode", "I live in Lund now, near the cathedral.", 1500.0)
+    sister = said(4, "episode", "My sister lives in Aarhus.", 1200.0)
+    later = said(5, "episode", "I live in Malmö on weekdays.", 9000.0)
+    assert earlier_statements([again, sister, later, moved], ["home"]) == {}, "restated, someone else's, said later"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from memchat.memory.concepts import PEOPLE_CONCEPTS, concepts_in
 from memchat.memory.segment import split_sentences
-from memchat.memory.terms import query_terms
+from memchat.memory.terms import has_cjk, query_terms
 
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
            r"listen|anyway|anyways|well|ugh|"
@@ -274,7 +274,9 @@ def _forgets_it(sentence: str) -> bool:
         match = pattern.match(stripped)
         if match and re.fullmatch(_PRONOUN, _trim_en(match.group("t").strip(" \"'“”")), re.IGNORECASE):
             return True
-    return False
+    # the request in a later one of joined clauses: "Could you just leave it, wipe it from wherever you keep things?"
+    clauses = re.split(r",\s*|\s+and\s+", stripped)
+    return len(clauses) > 1 and any(_forgets_it(clause) for clause in clauses[1:])
 
 
 _ABOUT_KEEPING = re.compile(
@@ -290,15 +292,22 @@ _BIN_IT = re.compile(
 
 
 def _antecedent(sentences: list[str]) -> str:
-    """What a message said before its request calls it "it": the first sentence that is not a reason."""
+    """What a message said before its request calls it "it": the sentence that points back at something told
+    ("Earlier I told you about…"), else the first sentence that is not a reason ("Not my story to tell.") or a
+    greeting ("Happy Friday!")."""
+    framed, plain = [], []
     for sentence in sentences:
         if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I):
             continue  # "Not my story to tell.", "It's private."
         opened = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)  # "So, the Porto hostel thing?"
+        preface = re.match(r"^(?P<head>[^—–:]+?)\s*(?:—|–|--?|:)\s+(?P<tail>\w.+)$", opened)
+        if preface and re.search(r"\b(?:say|said|tell|told|mention|mentioned|meant to|forgot|ask)\b", preface["head"], re.I):
+            opened = preface["tail"]  # "I forgot to say last time — the Northgate thing, the interview?"
+        opened = " ".join(re.sub(r",?\s*\b(?:um+|uh+|erm+|er)\b\s*,?", " ", opened, flags=re.IGNORECASE).split())  # "the, um, it"
         topic = _trim_en(_ANTECEDENT_FRAME.sub("", opened, count=1).rstrip("?"))
         if topic:
-            return topic
-    return ""
+            (framed if _ANTECEDENT_FRAME.match(opened) else plain).append(topic)
+    return next(iter(framed + plain), "")
 
 
 _CATEGORY = re.compile(
@@ -330,8 +339,20 @@ _A_THING = re.compile(r"\b(?:thing|stuff|business|matter|situation|story|saga|dr
                       r"regarding|of|concerning)\b|(?:那个|这个|那件|这件|那|的)事(?:情|儿)?", re.IGNORECASE)
 
 
+_DIALECT_I = re.compile(r"俺|(?<=[给帮跟让替对])额|(?:^|(?<=[，,\s]))额(?=[的家屋妈爸娃闺儿女老哥姐弟妹爷奶婆])")
+"""The first person in northern speech: 俺, and 额 where it stands for 我 ("你给额删了", "额闺女"), not 金额 or 额度."""
+
+
+def _standard_speech(text: str) -> str:
+    """"俺闺女那个事你给删了": 我 for the dialect's first person, and "给我" for a bare 给 before the verb."""
+    if not has_cjk(text):
+        return text
+    return re.sub(r"(?<=你)给(?=[删忘抹清去])", "给我", _DIALECT_I.sub("我", text))
+
+
 def forget_request(text: str) -> ForgetRequest | None:
     """A request to forget (see `_request`); `story` when it asks for a vague thing about a person."""
+    text = _standard_speech(text)
     request = _request(text)
     if request is None or not request.topic or request.latest or not _A_THING.search(text) or _ALL_OF_IT.search(text):
         return request
@@ -360,6 +381,8 @@ def _request(text: str) -> ForgetRequest | None:
     sentences = split_sentences(text)
     for index, sentence in enumerate(sentences):
         request = _in_sentence(sentence)
+        if request and re.match(rf"{_PRONOUN}\s+and\s", request.topic, re.IGNORECASE):
+            request = None  # "Please drop it and erase it from your memory": two verbs, one "it"
         if request is None and _forgets_it(sentence):
             topic = _antecedent(sentences[:index])
             request = ForgetRequest(topic) if topic else None
@@ -394,6 +417,13 @@ def topic_parts(topic: str) -> list[str]:
     return parts
 
 
+_REGRET = re.compile(
+    r"\b(?:should(?:n'?t| not) have|never should have|wish i (?:hadn'?t|had not|never))\s+(?:\w+\s+)?"
+    r"(?:said|told|mentioned|shared|brought|typed|written)\b|\bnot (?:my|mine)\b[\w\s]{0,12}\b(?:story|news|place|to (?:tell|share))\b|"
+    r"\bover-?shar(?:ed|ing)\b|\bi was (?:just )?(?:venting|ranting|gossiping)\b|不该(?:说|讲|告诉)|说多了", re.IGNORECASE)
+"""A reason for a request that speaks of the telling itself: regret, venting, someone else's story."""
+
+
 def besides_forget(text: str, topic: str) -> str:
     """What a message says besides its forget request: the sentences that neither ask to forget nor
     name the topic ("…forget what I said about Meera's divorce, she'd hate that. Also I've switched
@@ -407,5 +437,7 @@ def besides_forget(text: str, topic: str) -> str:
             continue  # the request, its reason, or a courtesy ("Appreciate it.")
         if re.match(r"^\W*(?:it|that|this|they|he|she|his|her|their|them)\b|^[^a-z]*(?:他|她|这|那|它)", sentence, re.I):
             continue
+        if _REGRET.search(sentence):
+            continue  # "I really shouldn't have said anything", "I was venting": about the telling, not the user
         kept.append(sentence)
     return " ".join(kept)

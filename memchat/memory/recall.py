@@ -66,7 +66,9 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
-from memchat.memory.slots import SLOTS, slots_asked
+from memchat.memory.segment import split_sentences
+from memchat.memory.slots import BY_NAME, SLOTS, slots_asked
+from memchat.memory.speech import split_clauses
 from memchat.memory.terms import (
     CJK_PARTICLES,
     CJK_STOP_CHARS,
@@ -514,6 +516,36 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our)\b|我|额|俺", re.IGNORECASE)
+
+
+def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dict[int, int]:
+    """An episode that said an earlier value of a single-valued slot a question asks ("I'm Polish, but I've been
+    living in York for six years" before "The user moved to Leeds") is history beside the typed memory that holds
+    the slot now, even where the write path typed nothing for that slot from it (an introduction that said five
+    things). A clause of the episode must fill the slot, in the first person and of nobody else, and name
+    nothing the current value names (a restatement is no earlier value)."""
+    older: dict[int, int] = {}
+    for slot in dict.fromkeys(asked):
+        if slot not in SINGLE_VALUED:
+            continue
+        holders = [c.memory for c in candidates if not c.memory.is_episode and c.memory.status == "active"
+                   and c.memory.attribute == slot and c.memory.subject == "user" and not is_retiring_event(c.memory)]
+        if not holders:
+            continue
+        latest = max(holders, key=_said_at)
+        for c in candidates:
+            memory = c.memory
+            if (not memory.is_episode or memory.status != "active" or memory.pinned or memory.id == latest.origin_id
+                    or memory.id in older or _said_at(memory) >= _said_at(latest)):
+                continue
+            stating = [c for s in split_sentences(memory.content) for c in split_clauses(s) if BY_NAME[slot].matches(c)
+                       and _FIRST_PERSON.search(c) and not concepts_in(c) & PEOPLE_CONCEPTS]
+            if stating and not any(_names_the_same(s, latest.content) for s in stating):
+                older[memory.id] = latest.id
+    return older
+
+
 _NEW_VALUE = re.compile(r"\b(?:new|started|starting|starts|joined|joining|joins|moved|bought|switched|accepted|landed|"
                         r"hired|offered)\b|新|入职|跳槽|换了|买了", re.IGNORECASE)
 """A value said as the new one ("The user starts at the print shop on Monday", 跳槽到了…)."""
@@ -716,6 +748,8 @@ class Recaller:
         past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
         older = {} if past else history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
+        if not past:
+            older.update({i: n for i, n in earlier_statements(candidates, asked).items() if i not in older})
         older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
             older.update(earlier_ages(candidates, named))

@@ -123,7 +123,10 @@ def about(topic: str, sentence: str) -> bool:
         if (slot := slot_of(sentence)) is not None and slot.name in slots:
             return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
-    story = topic_terms - people - _NO_STORY or topic_terms
+    owners = set(query_terms(" ".join(re.findall(r"\b([\w-]+)['’]s\b", topic))))
+    story = (topic_terms - people - owners - _NO_STORY - _VAGUE
+             or topic_terms - owners - _NO_STORY - _VAGUE  # "Bern's husband": the husband, not all said of Bern
+             or topic_terms - _VAGUE or topic_terms)  # "the Northgate thing": Northgate
     words = set(search_terms(sentence))
     if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
         return True
@@ -187,19 +190,60 @@ def goes_on(sentence: str) -> bool:
     return bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None and not _OWN_FACT.search(sentence)
 
 
+_SPACED = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
+_SOMEONE_CN = re.compile(r"[我你额俺咱]")
+
+
+def _told_in(content: str) -> list[tuple[str, bool]]:
+    """Each unit a message told things in, and whether it is a chunk of Chinese typed with spaces for stops."""
+    return [(unit, spaced) for sentence in split_sentences(content)
+            for spaced in [bool(_SPACED.search(sentence))] for unit in (sentence.split() if spaced else [sentence])]
+
+
+def told_units(content: str) -> list[str]:
+    """The units a message told things in: its sentences, and the chunks of Chinese typed with spaces for stops
+    ("老婆叫刘彩霞 在超市当收银员 女儿叫王悦 上初二" is four)."""
+    return [unit for unit, _ in _told_in(content)]
+
+
+def _goes_on_in_chinese(chunk: str) -> bool:
+    """A chunk of Chinese that leaves its subject out ("上初二", "才八周", "最好的闺蜜") or opens with 他 or 她: it goes
+    on about whom the chunk before named. One that speaks as 我 or to 你, or opens on someone ("老公叫张伟"), does not."""
+    chunk = chunk.lstrip("！!？?。，,、~～ ")
+    if chunk.startswith(("他", "她")):
+        return True
+    return not _SOMEONE_CN.search(chunk) and not re.match("|".join(sorted(_CN_PEOPLE, key=len, reverse=True)), chunk) \
+        and not concepts_in(chunk[:3]) & PEOPLE_CONCEPTS
+
+
+def _a_comment(sentence: str) -> bool:
+    """A few words with no one in them after a sentence that goes ("Not amazing.", "So awkward.", "Ugh!"): a
+    remark on what was just said, which goes with it."""
+    words = re.findall(r"[\w']+", sentence)
+    return (0 < len(words) <= 4 and not has_cjk(sentence) and slot_of(sentence) is None
+            and not re.match(r"^\W*(?:i|i'm|i'd|i've|we|my|our|anyway|anyways|also|btw|and|but|oh|so|plus)\b", sentence,
+                             re.IGNORECASE)
+            and not re.search(r"(?-i:\b[A-Z][a-z]+)", sentence[1:]))
+
+
 def without_topic(content: str, topic: str) -> str:
     """An episode with the sentences about `topic` taken out, when it also says other things ("I have two
     kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
-    the topic, or none is by its words alone: the match was by meaning, and the whole message goes)."""
-    sentences = split_sentences(content)
-    kept, dropped = [], False
-    for sentence in sentences:
-        # the one sentence after a dropped one that goes on telling its story goes with it
-        continues = dropped and goes_on(sentence)
-        dropped = about(topic, sentence)
-        if not (dropped or continues):
-            kept.append(sentence)
-    return " ".join(kept) if kept and len(kept) < len(sentences) else ""
+    the topic, or none is by its words alone: the match was by meaning, and the whole message goes).
+    What goes on telling a sentence that goes goes with it: the sentences after it that open on whom it named
+    ("She's lost her hair…") or only remark on it ("Not amazing."), and in Chinese typed with spaces for stops
+    the chunks after it that leave their subject out ("才八周", "比之前多了四千")."""
+    units = _told_in(content)
+    kept, going = [], False
+    for unit, chunk in units:
+        if chunk:
+            goes_on_telling = going and _goes_on_in_chinese(unit)
+        else:
+            goes_on_telling = going and (goes_on(unit) or _a_comment(unit))
+        going = about(topic, unit) or goes_on_telling
+        if not going:
+            kept.append(unit)
+    return " ".join(kept) if kept and len(kept) < len(units) else ""
 
 
 AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "money|finances|financial|finance|财务|经济|钱",
@@ -325,6 +369,8 @@ class TopicMatcher:
         things = [p for p in parts if not re.search(rf"\b{_NAME}\b", p) and not has_cjk(p)]
         for part in parts:
             names = re.findall(rf"\b{_NAME}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+            # "Priti's husband" is the husband: Priti is only whose he is
+            names = [n for n in names if not re.search(rf"\b{re.escape(n)}['’]s\s+(?:{RELATIVES})\b", part, re.I)]
             if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
                 found |= self._story(" ".join([part, *things]), names)
                 continue

@@ -72,7 +72,7 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, goes_on, speaks_of_them, without_topic
+from memchat.memory.topic_match import TopicMatcher, goes_on, speaks_of_them, told_units, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -225,8 +225,8 @@ def _said_with(memory: Memory, draft: MemoryDraft, now: float | None) -> bool:
 def _with_who_they_are(content: str, rest: str) -> str:
     """What a message keeps when a story told in it is forgotten: what else it said (`rest`), and its sentences that
     say only who the person is ("My daughter Ella is 14. She's been self-harming." keeps the first)."""
-    kept = set(split_sentences(rest))
-    return " ".join(s for s in split_sentences(content) if s in kept or states_who(s))
+    kept = set(told_units(rest))
+    return " ".join(s for s in told_units(content) if s in kept or states_who(s))
 
 
 _NAMED_VALUE = frozenset({"employer"})
@@ -587,7 +587,7 @@ class MemoryWriter:
                 told = {m.origin_id for m in found if m.origin_id and not m.is_episode}  # what a message that only
                 stories = {i for i in told | {m.id for m in found if m.is_episode}  # told the story stored goes with it
                            if (e := self.memories.get(i)) is not None
-                           and not any(states_who(s) for s in split_sentences(e.content))}
+                           and not any(states_who(s) for s in told_units(e.content))}
                 profile = {m.id for m in found if states_who(m.content) and m.origin_id not in stories}
                 story = 0 < len(profile) < len(found)
                 found = [m for m in found if m.id not in profile] if story else found
@@ -619,9 +619,21 @@ class MemoryWriter:
             if topic:  # what else the forgotten sentences stored ("Leo got caught shoplifting. He has a court
                 told = self._told_with(episodes, rest, {m.id for m in found})  # date…": the court date too)
                 found = found + [m for m in told if not (story and states_who(m.content))]
+            shortened = {}  # a typed memory that told two people's news in one ("用户老婆叫刘彩霞 在超市当收银员 女儿…")
+            for memory in found if topic else []:  # keeps the other's, as its episode does
+                if not memory.is_episode and len(told_units(memory.content)) > 1:
+                    part = without_topic(memory.content, topic)
+                    if part and story:
+                        part = _with_who_they_are(memory.content, part)
+                    if part and any(slot_of(unit) for unit in told_units(part)):  # "个秘密" alone is no memory
+                        shortened[memory.id] = part
             with self.memories.prepared(list(rest.values())), self.memories.db.transaction():
                 for memory in found:
-                    if not memory.is_episode:
+                    if memory.id in shortened:
+                        self.memories.edit(memory.id, shortened[memory.id])
+                        outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {label} (what else it "
+                                                     f"said is kept: {shortened[memory.id]})"))
+                    elif not memory.is_episode:
                         self.memories.set_status(memory.id, "deleted")
                         outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {label}", memory.id))
                 for episode_id in episodes:
