@@ -366,3 +366,6 @@ def test_an_introduction_that_said_an_earlier_home_is_history_beside_the_current
     sister = said(4, "episode", "My sister lives in Aarhus.", 1200.0)
     later = said(5, "episode", "I live in Malmö on weekdays.", 9000.0)
     assert earlier_statements([again, sister, later, moved], ["home"]) == {}, "restated, someone else's, said later"
+    retired = said(6, "fact", "The user is 71 and retired, living in Malmö.", 1100.0, attribute="job")
+    assert earlier_statements([retired, moved], ["home"]) == {6: 2}, "typed as the job, it said the old home too"
+    assert earlier_statements([retired, moved], ["job"]) == {}

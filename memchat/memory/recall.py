@@ -516,14 +516,14 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our)\b|我|额|俺", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our|the user(?:'s)?)\b|我|额|俺|用户", re.IGNORECASE)
 
 
 def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dict[int, int]:
-    """An episode that said an earlier value of a single-valued slot a question asks ("I'm Polish, but I've been
-    living in York for six years" before "The user moved to Leeds") is history beside the typed memory that holds
-    the slot now, even where the write path typed nothing for that slot from it (an introduction that said five
-    things). A clause of the episode must fill the slot, in the first person and of nobody else, and name
+    """An episode or a typed memory of another slot that said an earlier value of a single-valued slot a question
+    asks ("I'm Polish, but I've been living in York for six years" before "The user moved to Leeds") is history
+    beside the typed memory that holds the slot now, even where the write path typed nothing for that slot from it
+    (an introduction that said five things; "The user is 71 and retired, living in Largs", typed as the job). A clause of the episode must fill the slot, in the first person and of nobody else, and name
     nothing the current value names (a restatement is no earlier value)."""
     older: dict[int, int] = {}
     for slot in dict.fromkeys(asked):
@@ -536,12 +536,14 @@ def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dic
         latest = max(holders, key=_said_at)
         for c in candidates:
             memory = c.memory
-            if (not memory.is_episode or memory.status != "active" or memory.pinned or memory.id == latest.origin_id
+            if (memory.status != "active" or memory.pinned or memory.attribute == slot or memory.id == latest.origin_id
                     or memory.id in older or _said_at(memory) >= _said_at(latest)):
                 continue
             stating = [c for s in split_sentences(memory.content) for c in split_clauses(s) if BY_NAME[slot].matches(c)
                        and _FIRST_PERSON.search(c) and not concepts_in(c) & PEOPLE_CONCEPTS]
-            if stating and not any(_names_the_same(s, latest.content) for s in stating):
+            now_said = re.sub(r"\bthe user(?:'s)?\b|用户", " ", latest.content, flags=re.IGNORECASE)
+            if stating and not any(_names_the_same(re.sub(r"\bthe user(?:'s)?\b|用户", " ", s, flags=re.IGNORECASE),
+                                                   now_said) for s in stating):
                 older[memory.id] = latest.id
     return older
 
@@ -748,7 +750,7 @@ class Recaller:
         past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
         older = {} if past else history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
-        if not past:
+        if not past and not when:  # "when was my last day at…" asks for the earlier statement itself
             older.update({i: n for i, n in earlier_statements(candidates, asked).items() if i not in older})
         older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
