@@ -659,8 +659,69 @@ def test_what_goes_on_telling_a_forgotten_sentence_goes_with_it_and_a_vague_word
 def test_forgetting_someones_relative_keeps_what_was_said_of_them(tmp_path):
     """"Priti's husband" is the husband: what was said of Priti herself stays."""
     services = fake_services(tmp_path)
-    _told(services, "My friend Priti is in my running club.", "Priti's husband Sanjay has been gambling away their savings.")
+    _told(services, "My friend Priti is in my running club.", "Priti is moving to Bristol in June.",
+          "Priti's husband Sanjay has been gambling away their savings.")
     services.writer.process("Forget what I told you about Priti's husband.", session_id=None, message_id=None,
                             now=9 * DAY)
     alive = _alive(services)
-    assert "gambling" not in alive and "running club" in alive, alive
+    assert "gambling" not in alive and "running club" in alive and "Bristol" in alive, alive
+
+
+@pytest.mark.parametrize("text", [
+    "I had a yoga membership at Flow Studio. I cancelled it, so could you drop it from the budget?",
+    "My physio moved to Monday. Could you update my reminder, and please clear it from the calendar?",
+    "Please drop it and move on.", "Can you leave it and tell me a story instead?",
+])
+def test_clearing_it_from_somewhere_else_is_no_request_to_forget(text):
+    """Found in review: "…it from the budget" is not where memories are kept, and two verbs are not a topic."""
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(text)
+    assert request is None or request.topic == "", request
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a greeting is not what "it" stands for
+    (["My cousin Ravi was arrested for fraud.", "I'm really happy with my new flat."],
+     "Happy Friday! The thing about Ravi's arrest. Could you just leave it, wipe it from wherever you keep things?",
+     ["arrested"], ["new flat"]),
+    # a colon after something told says what it was, not a second topic
+    (["My cat is called Mochi.", "My bank password hint is my first school."],
+     "Last week I told you my bank password hint: my first school. Please wipe that from your records.",
+     ["password"], ["Mochi"]),
+    # a dash after a person: their part in it, not all said of them
+    (["My friend Lena lives in Graz.", "Lena is going through a messy divorce."],
+     "I said something about Lena yesterday - the divorce. Please erase it from your memory.",
+     ["divorce"], ["Graz"]),
+    # news after the forgotten sentence is not a remark on it
+    (["My cousin Ravi was arrested for fraud. Finally quit smoking. Exam results came back."],
+     "Forget what I said about Ravi's arrest.", ["arrested"], ["quit smoking", "Exam results"]),
+])
+def test_review_cases_forget_what_was_asked_and_nothing_else(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, *told)
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
+@pytest.mark.parametrize("text", [
+    "Forget the Ravi thing. I was venting about work all week, but I got promoted today!",
+    "阿明那个事你别记了。我不该说的，不过我下个月结婚。",
+    "阿明那个事你别记了。医生说我不该说话，嗓子发炎了。",
+])
+def test_news_beside_a_regret_is_kept(text):
+    from memchat.memory.forget_requests import besides_forget, forget_request
+    kept = besides_forget(text, forget_request(text).topic)
+    assert kept and not forget_request(kept), kept
+
+
+@pytest.mark.parametrize(("told", "gone", "kept"), [
+    ("阿敏离婚了，刚签的字。今天 好开心 下午去游泳 晚上吃火锅", ["离婚"], ["游泳", "火锅"]),
+])
+def test_a_chinese_story_does_not_run_on_into_the_next_sentence(tmp_path, told, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, told)
+    services.writer.process("阿敏那个事你帮我删了吧", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive] and all(k in alive for k in kept), alive

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from memchat.memory.concepts import PEOPLE_CONCEPTS, concepts_in
 from memchat.memory.segment import split_sentences
+from memchat.memory.slots import slot_of
 from memchat.memory.terms import has_cjk, query_terms
 
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
@@ -205,6 +206,7 @@ def _trim_cn(topic: str) -> str:
     topic = re.sub(r"(?:那件事|那个事|那事儿?|的事情?|这件事)?\s*[（(【\[]([^）)】\]]{1,12})[）)】\]]", r"\1", topic.strip())
     topic = _CN_CONTAINER.sub("", topic, count=1)
     topic = _CN_TAIL.sub("", topic)
+    topic = re.sub(r"^(?:你)?(?:给我|帮我)?把", "", topic)  # "你给俺把那个事删了"
     topic = re.sub(r"^(?:那个|这个|关于|我的(?=.{2,}信息))", "", topic)
     topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
     topic = _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
@@ -275,8 +277,13 @@ def _forgets_it(sentence: str) -> bool:
         if match and re.fullmatch(_PRONOUN, _trim_en(match.group("t").strip(" \"'“”")), re.IGNORECASE):
             return True
     # the request in a later one of joined clauses: "Could you just leave it, wipe it from wherever you keep things?"
+    # — only with the place memories are kept ("clear it from the calendar" is no request to forget)
     clauses = re.split(r",\s*|\s+and\s+", stripped)
-    return len(clauses) > 1 and any(_forgets_it(clause) for clause in clauses[1:])
+    return len(clauses) > 1 and any(_KEPT_IN.search(clause) and _forgets_it(clause) for clause in clauses[1:])
+
+
+_KEPT_IN = re.compile(r"\b(?:from|out of|off)\s+(?:wherever|whatever|your\s+(?:files?|memory|memories|records?|notes?|"
+                      r"brain|head|system|database|logs?)|the\s+(?:files?|memory|records?|notes?|system))\b", re.IGNORECASE)
 
 
 _ABOUT_KEEPING = re.compile(
@@ -291,6 +298,15 @@ _BIN_IT = re.compile(
 """'Bin it from your files': a word that throws things away says "forget" only with where the thing is kept."""
 
 
+_GREETING = re.compile(r"^\W*(?:happy|merry|good (?:morning|afternoon|evening|night)|hope you|hi|hello|hey|morning|"
+                       r"evening|thanks|thank you|cheers)\b", re.IGNORECASE)
+_PREFACE = re.compile(
+    r"^(?:i\s+)?(?:forgot to (?:say|mention|tell you)|meant to (?:say|mention|tell you|ask)|one (?:more )?thing"
+    r"(?: i meant to (?:say|mention))?|before i forget|quick (?:one|thing))(?:\s+(?:last time|earlier|yesterday|"
+    r"the other day|before))?\s*(?:—|–|--?|:)\s+(?P<tail>\w.+)$", re.IGNORECASE)
+"""A preface before the thing a request calls "it": "I forgot to say last time — the Northgate thing"."""
+
+
 def _antecedent(sentences: list[str]) -> str:
     """What a message said before its request calls it "it": the sentence that points back at something told
     ("Earlier I told you about…"), else the first sentence that is not a reason ("Not my story to tell.") or a
@@ -300,9 +316,17 @@ def _antecedent(sentences: list[str]) -> str:
         if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I):
             continue  # "Not my story to tell.", "It's private."
         opened = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)  # "So, the Porto hostel thing?"
-        preface = re.match(r"^(?P<head>[^—–:]+?)\s*(?:—|–|--?|:)\s+(?P<tail>\w.+)$", opened)
-        if preface and re.search(r"\b(?:say|said|tell|told|mention|mentioned|meant to|forgot|ask)\b", preface["head"], re.I):
+        if _GREETING.match(opened):
+            continue  # "Happy new year!", "Hope you had a good weekend."
+        preface = _PREFACE.match(opened)
+        if preface:
             opened = preface["tail"]  # "I forgot to say last time — the Northgate thing, the interview?"
+        named = re.match(r"^(?P<head>.+?)\s+(?:—|–|--?|:)\s+(?P<tail>\w.+)$", opened)
+        if named and _ANTECEDENT_FRAME.match(named["head"]):  # "I said something about Ana - the divorce": Ana's part
+            whom = _trim_en(_ANTECEDENT_FRAME.sub("", named["head"], count=1))  # in it, not all said of Ana
+            if whom and names_only_people(whom):
+                framed.append(f"{whom} and {_trim_en(named['tail'].rstrip('?'))}")
+                continue
         opened = " ".join(re.sub(r",?\s*\b(?:um+|uh+|erm+|er)\b\s*,?", " ", opened, flags=re.IGNORECASE).split())  # "the, um, it"
         topic = _trim_en(_ANTECEDENT_FRAME.sub("", opened, count=1).rstrip("?"))
         if topic:
@@ -339,7 +363,7 @@ _A_THING = re.compile(r"\b(?:thing|stuff|business|matter|situation|story|saga|dr
                       r"regarding|of|concerning)\b|(?:那个|这个|那件|这件|那|的)事(?:情|儿)?", re.IGNORECASE)
 
 
-_DIALECT_I = re.compile(r"俺|(?<=[给帮跟让替对])额|(?:^|(?<=[，,\s]))额(?=[的家屋妈爸娃闺儿女老哥姐弟妹爷奶婆])")
+_DIALECT_I = re.compile(r"俺|(?<=[给帮让替])额(?![度外头数定满])|(?:^|(?<=[，,\s]))额(?=[的家屋妈爸娃闺儿女老哥姐弟妹爷奶婆])")
 """The first person in northern speech: 俺, and 额 where it stands for 我 ("你给额删了", "额闺女"), not 金额 or 额度."""
 
 
@@ -381,7 +405,7 @@ def _request(text: str) -> ForgetRequest | None:
     sentences = split_sentences(text)
     for index, sentence in enumerate(sentences):
         request = _in_sentence(sentence)
-        if request and re.match(rf"{_PRONOUN}\s+and\s", request.topic, re.IGNORECASE):
+        if request and _two_verbs_one_it(request.topic):
             request = None  # "Please drop it and erase it from your memory": two verbs, one "it"
         if request is None and _forgets_it(sentence):
             topic = _antecedent(sentences[:index])
@@ -393,9 +417,14 @@ def _request(text: str) -> ForgetRequest | None:
         fragments = []  # "考试的事情全忘了，怎么办": a worry, whatever a fragment of it says
     for sentence in [text.strip(), *fragments]:
         request = _in_sentence(sentence)
-        if request:
+        if request and not _two_verbs_one_it(request.topic):
             return request
     return None
+
+
+def _two_verbs_one_it(topic: str) -> bool:
+    """"drop it and erase it", "drop it and move on": the topic read from two verbs is no topic."""
+    return bool(re.match(rf"{_PRONOUN}\s+and\s", topic, re.IGNORECASE))
 
 
 def forget_topic(text: str) -> str | None:
@@ -420,7 +449,14 @@ def topic_parts(topic: str) -> list[str]:
 _REGRET = re.compile(
     r"\b(?:should(?:n'?t| not) have|never should have|wish i (?:hadn'?t|had not|never))\s+(?:\w+\s+)?"
     r"(?:said|told|mentioned|shared|brought|typed|written)\b|\bnot (?:my|mine)\b[\w\s]{0,12}\b(?:story|news|place|to (?:tell|share))\b|"
-    r"\bover-?shar(?:ed|ing)\b|\bi was (?:just )?(?:venting|ranting|gossiping)\b|不该(?:说|讲|告诉)|说多了", re.IGNORECASE)
+    r"\bover-?shar(?:ed|ing)\b|\bi was (?:just )?(?:venting|ranting|gossiping)\b|不该(?:说|讲|告诉)(?!话)", re.IGNORECASE)
+
+
+def _only_regret(sentence: str) -> bool:
+    """A sentence that says nothing besides the regret: no "but", 不过, and nothing a slot holds ("I was venting all
+    week, but I got promoted today!" tells news)."""
+    return (not re.search(r"\b(?:but|though|although|anyway)\b|不过|但是|可是", sentence, re.IGNORECASE)
+            and slot_of(sentence) is None and len(sentence.split()) <= 16)
 """A reason for a request that speaks of the telling itself: regret, venting, someone else's story."""
 
 
@@ -437,7 +473,7 @@ def besides_forget(text: str, topic: str) -> str:
             continue  # the request, its reason, or a courtesy ("Appreciate it.")
         if re.match(r"^\W*(?:it|that|this|they|he|she|his|her|their|them)\b|^[^a-z]*(?:他|她|这|那|它)", sentence, re.I):
             continue
-        if _REGRET.search(sentence):
+        if _REGRET.search(sentence) and _only_regret(sentence):
             continue  # "I really shouldn't have said anything", "I was venting": about the telling, not the user
         kept.append(sentence)
     return " ".join(kept)

@@ -516,7 +516,7 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our|the user(?:'s)?)\b|我|额|俺|用户", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our|the user(?:'s)?)\b|我|俺|用户", re.IGNORECASE)
 
 
 def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dict[int, int]:
@@ -539,8 +539,11 @@ def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dic
             if (memory.status != "active" or memory.pinned or memory.attribute == slot or memory.id == latest.origin_id
                     or memory.id in older or _said_at(memory) >= _said_at(latest)):
                 continue
-            stating = [c for s in split_sentences(memory.content) for c in split_clauses(s) if BY_NAME[slot].matches(c)
-                       and _FIRST_PERSON.search(c) and not concepts_in(c) & PEOPLE_CONCEPTS]
+            clauses = [c for s in split_sentences(memory.content) for c in split_clauses(s)]
+            if any(BY_NAME[other].matches(c) for other in set(asked) - {slot} if other in BY_NAME for c in clauses):
+                continue  # it also answers another part of the question ("…I live in Malmö and work at IKEA")
+            stating = [c for c in clauses if BY_NAME[slot].matches(c) and _FIRST_PERSON.search(c)
+                       and not concepts_in(c) & PEOPLE_CONCEPTS]
             now_said = re.sub(r"\bthe user(?:'s)?\b|用户", " ", latest.content, flags=re.IGNORECASE)
             if stating and not any(_names_the_same(re.sub(r"\bthe user(?:'s)?\b|用户", " ", s, flags=re.IGNORECASE),
                                                    now_said) for s in stating):

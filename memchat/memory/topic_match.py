@@ -191,19 +191,24 @@ def goes_on(sentence: str) -> bool:
 
 
 _SPACED = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
-_SOMEONE_CN = re.compile(r"[我你额俺咱]")
+_SOMEONE_CN = re.compile(r"[我你俺咱]|用户|(?<![金名余])额(?![度外头数定满])")
 
 
-def _told_in(content: str) -> list[tuple[str, bool]]:
-    """Each unit a message told things in, and whether it is a chunk of Chinese typed with spaces for stops."""
-    return [(unit, spaced) for sentence in split_sentences(content)
-            for spaced in [bool(_SPACED.search(sentence))] for unit in (sentence.split() if spaced else [sentence])]
+def _told_in(content: str) -> list[tuple[str, bool, bool]]:
+    """Each unit a message told things in; whether it is a chunk of Chinese typed with spaces for stops; whether it
+    opens a sentence."""
+    units = []
+    for sentence in split_sentences(content):
+        spaced = bool(_SPACED.search(sentence)) and not re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", sentence)
+        chunks = sentence.split() if spaced else [sentence]
+        units += [(unit, spaced, n == 0) for n, unit in enumerate(chunks)]
+    return units
 
 
 def told_units(content: str) -> list[str]:
     """The units a message told things in: its sentences, and the chunks of Chinese typed with spaces for stops
     ("老婆叫刘彩霞 在超市当收银员 女儿叫王悦 上初二" is four)."""
-    return [unit for unit, _ in _told_in(content)]
+    return [unit for unit, _, _ in _told_in(content)]
 
 
 def _goes_on_in_chinese(chunk: str) -> bool:
@@ -216,14 +221,15 @@ def _goes_on_in_chinese(chunk: str) -> bool:
         and not concepts_in(chunk[:3]) & PEOPLE_CONCEPTS
 
 
+_REMARK = re.compile(r"^\W*(?:not (?:great|good|amazing|ideal|fun|bad|brilliant|much)|so|too|very|really|pretty|quite|such|"
+                     r"what a|how|ugh+|meh|oh well|awkward|awful|great|fine|typical|classic|lol|haha\w*|yikes|oof)\b",
+                     re.IGNORECASE)
+
+
 def _a_comment(sentence: str) -> bool:
-    """A few words with no one in them after a sentence that goes ("Not amazing.", "So awkward.", "Ugh!"): a
-    remark on what was just said, which goes with it."""
-    words = re.findall(r"[\w']+", sentence)
-    return (0 < len(words) <= 4 and not has_cjk(sentence) and slot_of(sentence) is None
-            and not re.match(r"^\W*(?:i|i'm|i'd|i've|we|my|our|anyway|anyways|also|btw|and|but|oh|so|plus)\b", sentence,
-                             re.IGNORECASE)
-            and not re.search(r"(?-i:\b[A-Z][a-z]+)", sentence[1:]))
+    """A few words that only judge what was just said ("Not amazing.", "So awkward.", "Ugh!"): a remark on a
+    sentence that goes, which goes with it. "Finally quit smoking." is news of its own."""
+    return len(re.findall(r"[\w']+", sentence)) <= 3 and bool(_REMARK.match(sentence))
 
 
 def without_topic(content: str, topic: str) -> str:
@@ -235,9 +241,9 @@ def without_topic(content: str, topic: str) -> str:
     the chunks after it that leave their subject out ("才八周", "比之前多了四千")."""
     units = _told_in(content)
     kept, going = [], False
-    for unit, chunk in units:
-        if chunk:
-            goes_on_telling = going and _goes_on_in_chinese(unit)
+    for unit, chunk, opens in units:
+        if chunk:  # a new sentence goes on only with 他 or 她
+            goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
         else:
             goes_on_telling = going and (goes_on(unit) or _a_comment(unit))
         going = about(topic, unit) or goes_on_telling
@@ -394,6 +400,7 @@ class TopicMatcher:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
             named = set(query_terms(" ".join(re.findall(rf"\b{_NAME}\b", topic))))
+            owners = set(query_terms(" ".join(re.findall(r"\b([\w-]+)['’]s\b", topic))))
             story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
             # what stands out from the topic's background counts as close too: "the finger injury thing"
             # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
@@ -406,6 +413,8 @@ class TopicMatcher:
                 shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
                 if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
                     shared -= people
+                if owners and people - owners:  # "Priti's husband": Priti is only whose he is
+                    shared -= owners
                 same_thing = not shared and asked and concept_overlap(asked, concepts_in(memory.content))
                 shared = shared or (same_thing or set())
                 if same_thing and close[memory.id] >= FORGET_SIMILARITY - FORGET_MARGIN and len(close) < MIN_BACKGROUND:
