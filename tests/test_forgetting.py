@@ -725,3 +725,31 @@ def test_a_chinese_story_does_not_run_on_into_the_next_sentence(tmp_path, told, 
     services.writer.process("阿敏那个事你帮我删了吧", session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert not [g for g in gone if g in alive] and all(k in alive for k in kept), alive
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a greeting word opening a disclosure is no greeting
+    ([], "Hope you won't think less of me, but I had a breakdown last spring. Please wipe it from your memory.",
+     ["breakdown"], []),
+    # a regret with news in the same sentence keeps the news
+    (["My friend Kim is cheating on her husband."], "Forget what I said about Kim. I was venting because my dad died "
+     "yesterday.", ["cheating"], ["dad died"]),
+    (["我朋友小林在赌博。"], "小林那个事你别记了。我不该说的，我下个月要结婚了。", ["赌博"], ["结婚"]),
+    # spaces between words of a punctuated Chinese sentence are no stops
+    (["我哥欠了 20万 赌债，我在腾讯上班。"], "把我哥欠钱的事忘了吧", ["赌债"], []),
+    # a short exclamation with news of the user's own is no remark
+    (["My cousin Ben got arrested for shoplifting. Great, I'm pregnant!"], "Forget what I said about Ben's arrest.",
+     ["arrested"], ["pregnant"]),
+])
+def test_second_review_cases(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, *told, "I play five-a-side on Tuesdays.")
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept) and "five-a-side" in alive, alive
+
+
+def test_telling_someone_else_to_erase_it_is_no_request():
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request("Tom's ex is toxic. I told him, move on, and erase it from your memory.") is None

@@ -369,5 +369,9 @@ def test_an_introduction_that_said_an_earlier_home_is_history_beside_the_current
     retired = said(6, "fact", "The user is 71 and retired, living in Malmö.", 1100.0, attribute="job")
     assert earlier_statements([retired, moved], ["home"]) == {6: 2}, "typed as the job, it said the old home too"
     assert earlier_statements([retired, moved], ["job"]) == {}
+    for plan in ("The user is thinking of moving to Lund next year.", "用户打算明年搬到上海。", "用户这周在北京出差，住在酒店。",
+                 "用户以前住在重庆。"):
+        held = said(8, "fact", plan, 6000.0, attribute="home")
+        assert earlier_statements([intro, held], ["home"]) == {}, f"not a value of now: {plan}"
     both = said(7, "episode", "I live in Malmö and I work at IKEA.", 1300.0)
     assert earlier_statements([both, moved], ["home", "employer"]) == {}, "it still answers where the user works"

@@ -278,6 +278,8 @@ def _forgets_it(sentence: str) -> bool:
             return True
     # the request in a later one of joined clauses: "Could you just leave it, wipe it from wherever you keep things?"
     # — only with the place memories are kept ("clear it from the calendar" is no request to forget)
+    if re.search(r"\bi (?:told|said to|asked) (?!you\b)\w+|\b(?:he|she|they) (?:said|told|says|asked)\b", stripped, re.I):
+        return False  # "I told him, move on, and erase it from your memory": said to someone else
     clauses = re.split(r",\s*|\s+and\s+", stripped)
     return len(clauses) > 1 and any(_KEPT_IN.search(clause) and _forgets_it(clause) for clause in clauses[1:])
 
@@ -316,8 +318,9 @@ def _antecedent(sentences: list[str]) -> str:
         if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I):
             continue  # "Not my story to tell.", "It's private."
         opened = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)  # "So, the Porto hostel thing?"
-        if _GREETING.match(opened):
-            continue  # "Happy new year!", "Hope you had a good weekend."
+        if _GREETING.match(opened) and len(opened.split()) <= 7 and not re.search(
+                r"\b(?:i|i'm|im|i've|me|my|we|our)\b", opened, re.IGNORECASE):
+            continue  # "Happy new year!", "Hope you had a good weekend." (not "Hope you won't judge me, but I…")
         preface = _PREFACE.match(opened)
         if preface:
             opened = preface["tail"]  # "I forgot to say last time — the Northgate thing, the interview?"
@@ -453,10 +456,14 @@ _REGRET = re.compile(
 
 
 def _only_regret(sentence: str) -> bool:
-    """A sentence that says nothing besides the regret: no "but", 不过, and nothing a slot holds ("I was venting all
-    week, but I got promoted today!" tells news)."""
-    return (not re.search(r"\b(?:but|though|although|anyway)\b|不过|但是|可是", sentence, re.IGNORECASE)
-            and slot_of(sentence) is None and len(sentence.split()) <= 16)
+    """A sentence that says nothing besides the regret: each of its clauses is one ("I was just venting and I
+    overshared"), and nothing a slot holds ("I was venting because my dad died yesterday", "我不该说的，我下个月要结婚了"
+    tell news)."""
+    clauses = [c for c in re.split(r"[,，;；]|\b(?:but|though|because|so|and|as)\b|不过|但是|可是|因为|所以", sentence,
+                                    flags=re.IGNORECASE) if re.search(r"\w", c)]
+    def size(clause: str) -> int:
+        return len(re.findall(r"[A-Za-z0-9']+", clause)) + len(re.findall(r"[\u4e00-\u9fff]", clause))
+    return slot_of(sentence) is None and all(_REGRET.search(c) or size(c) <= 1 for c in clauses)
 """A reason for a request that speaks of the telling itself: regret, venting, someone else's story."""
 
 

@@ -519,6 +519,13 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our|the user(?:'s)?)\b|我|俺|用户", re.IGNORECASE)
 
 
+_NOW_HELD = re.compile(r"\b(?:now|moved|moving in|got the keys|bought|started|starting|joined|switched|new|these days|"
+                       r"accepted|offered|hired)\b|现在|搬到|搬进|搬家|新|换了|入职|跳槽|买了", re.IGNORECASE)
+_NOT_NOW = re.compile(r"\b(?:used to|planning|plan to|thinking of|thinking about|hoping|might|may|would like|next year|"
+                      r"for (?:a|two|three) (?:week|month)s?|trip|visiting|staying)\b|以前|打算|准备|计划|想|出差|旅游",
+                      re.IGNORECASE)
+
+
 def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dict[int, int]:
     """An episode or a typed memory of another slot that said an earlier value of a single-valued slot a question
     asks ("I'm Polish, but I've been living in York for six years" before "The user moved to Leeds") is history
@@ -534,6 +541,9 @@ def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dic
         if not holders:
             continue
         latest = max(holders, key=_said_at)
+        if _NOT_NOW.search(latest.content) or not _NOW_HELD.search(latest.content):
+            continue  # only a value said as the one of now replaces ("moved", "got the keys", 搬到, 现在): not a plan,
+            # a trip or a past ("我打算明年搬到上海", "这周在北京出差", "我以前住在重庆")
         for c in candidates:
             memory = c.memory
             if (memory.status != "active" or memory.pinned or memory.attribute == slot or memory.id == latest.origin_id

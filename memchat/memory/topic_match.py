@@ -199,7 +199,8 @@ def _told_in(content: str) -> list[tuple[str, bool, bool]]:
     opens a sentence."""
     units = []
     for sentence in split_sentences(content):
-        spaced = bool(_SPACED.search(sentence)) and not re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", sentence)
+        spaced = (bool(_SPACED.search(sentence)) and not re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", sentence)
+                  and not re.search(r"[，、；,;]", sentence))  # "我老公 张伟 在赌博，…": spaces between words, not stops
         chunks = sentence.split() if spaced else [sentence]
         units += [(unit, spaced, n == 0) for n, unit in enumerate(chunks)]
     return units
@@ -229,7 +230,8 @@ _REMARK = re.compile(r"^\W*(?:not (?:great|good|amazing|ideal|fun|bad|brilliant|
 def _a_comment(sentence: str) -> bool:
     """A few words that only judge what was just said ("Not amazing.", "So awkward.", "Ugh!"): a remark on a
     sentence that goes, which goes with it. "Finally quit smoking." is news of its own."""
-    return len(re.findall(r"[\w']+", sentence)) <= 3 and bool(_REMARK.match(sentence))
+    return (len(re.findall(r"[\w']+", sentence)) <= 3 and bool(_REMARK.match(sentence))
+            and not re.search(r"\b(?:i|i'm|im|we|we're|my|our)\b", sentence, re.IGNORECASE))  # "Great, I'm pregnant!"
 
 
 def without_topic(content: str, topic: str) -> str:

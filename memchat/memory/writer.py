@@ -72,7 +72,7 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, goes_on, speaks_of_them, told_units, without_topic
+from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -621,6 +621,9 @@ class MemoryWriter:
                 found = found + [m for m in told if not (story and states_who(m.content))]
             shortened = {}  # a typed memory that told two people's news in one ("用户老婆叫刘彩霞 在超市当收银员 女儿…")
             for memory in found if topic else []:  # keeps the other's, as its episode does
+                whose = memory.subject if memory.subject not in ("", "user") else ""
+                if whose and (whose in topic or about(topic, whose)):
+                    continue  # a memory about the person forgotten: what else it said is kept by its episode
                 if not memory.is_episode and len(told_units(memory.content)) > 1:
                     part = without_topic(memory.content, topic)
                     if part and story:
