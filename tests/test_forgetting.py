@@ -753,3 +753,17 @@ def test_second_review_cases(tmp_path, told, asked, gone, kept):
 def test_telling_someone_else_to_erase_it_is_no_request():
     from memchat.memory.forget_requests import forget_request
     assert forget_request("Tom's ex is toxic. I told him, move on, and erase it from your memory.") is None
+
+
+@pytest.mark.parametrize("asked", [
+    "Forget that and delete it from your notes.",
+    "Honestly, forget it, wipe it from your memory, I was drunk.",
+])
+def test_two_verbs_for_one_it_forget_what_was_said_before(tmp_path, asked):
+    """Found in review: "Forget that and delete it…" read "and delete it" as the topic, and forgot nothing."""
+    services = fake_services(tmp_path)
+    _told(services, "I play five-a-side on Tuesdays.")
+    services.writer.process(f"I got a drink-driving ban last year. {asked}", session_id=None, message_id=None,
+                            now=9 * DAY)
+    alive = _alive(services)
+    assert "drink-driving" not in alive and "five-a-side" in alive, alive

@@ -426,8 +426,9 @@ def _request(text: str) -> ForgetRequest | None:
 
 
 def _two_verbs_one_it(topic: str) -> bool:
-    """"drop it and erase it", "drop it and move on": the topic read from two verbs is no topic."""
-    return bool(re.match(rf"{_PRONOUN}\s+and\s", topic, re.IGNORECASE))
+    """"drop it and erase it", "drop it and move on", "forget that and delete it": the topic read from two verbs is
+    no topic."""
+    return bool(re.match(rf"(?:{_PRONOUN}\s+)?(?:and|or)\b", topic, re.IGNORECASE))  # "Forget that and delete it…"
 
 
 def forget_topic(text: str) -> str | None:
