@@ -284,8 +284,10 @@ def _forgets_it(sentence: str) -> bool:
     return len(clauses) > 1 and any(_KEPT_IN.search(clause) and _forgets_it(clause) for clause in clauses[1:])
 
 
-_KEPT_IN = re.compile(r"\b(?:from|out of|off)\s+(?:wherever|whatever|your\s+(?:files?|memory|memories|records?|notes?|"
-                      r"brain|head|system|database|logs?)|the\s+(?:files?|memory|records?|notes?|system))\b", re.IGNORECASE)
+_STORES = r"files?|memory|memories|records?|notes?|brain|head|system|database|logs?"
+"""Where the assistant keeps things, after "your"."""
+_KEPT_IN = re.compile(rf"\b(?:from|out of|off)\s+(?:wherever|whatever|your\s+(?:{_STORES})|"
+                      r"the\s+(?:files?|memory|records?|notes?|system))\b", re.IGNORECASE)
 
 
 _ABOUT_KEEPING = re.compile(
@@ -295,8 +297,7 @@ _ABOUT_KEEPING = re.compile(
 """What makes "forget it" a request to the assistant: where things are kept, or asking it outright."""
 _BIN_IT = re.compile(
     rf"^{_PLEASE}(?:bin|ditch|scrub|lose|discard|get rid of|throw away|throw out|strike|chuck|toss)\s+(?:it|that|this)\s+"
-    r"(?:from|out of|off)\s+(?:wherever|whatever|(?:your|the) (?:files?|memory|memories|records?|notes?|brain|head|"
-    r"system|database|list|logs?))\b", re.IGNORECASE)
+    rf"(?:from|out of|off)\s+(?:wherever|whatever|(?:your|the) (?:{_STORES}|list))\b", re.IGNORECASE)
 """'Bin it from your files': a word that throws things away says "forget" only with where the thing is kept."""
 
 

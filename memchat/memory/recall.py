@@ -516,6 +516,7 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
     return older
 
 
+_THE_USER = re.compile(r"\bthe user(?:'s)?\b|用户", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|me|my|we|we're|our|the user(?:'s)?)\b|我|俺|用户", re.IGNORECASE)
 
 
@@ -544,19 +545,19 @@ def earlier_statements(candidates: list[Candidate], asked: Sequence[str]) -> dic
         if _NOT_NOW.search(latest.content) or not _NOW_HELD.search(latest.content):
             continue  # only a value said as the one of now replaces ("moved", "got the keys", 搬到, 现在): not a plan,
             # a trip or a past ("我打算明年搬到上海", "这周在北京出差", "我以前住在重庆")
+        now_said = _THE_USER.sub(" ", latest.content)  # "the user" is no word the two statements share
         for c in candidates:
             memory = c.memory
             if (memory.status != "active" or memory.pinned or memory.attribute == slot or memory.id == latest.origin_id
                     or memory.id in older or _said_at(memory) >= _said_at(latest)):
                 continue
-            clauses = [c for s in split_sentences(memory.content) for c in split_clauses(s)]
-            if any(BY_NAME[other].matches(c) for other in set(asked) - {slot} if other in BY_NAME for c in clauses):
+            clauses = [clause for sentence in split_sentences(memory.content) for clause in split_clauses(sentence)]
+            if any(BY_NAME[other].matches(clause) for other in set(asked) - {slot} if other in BY_NAME
+                   for clause in clauses):
                 continue  # it also answers another part of the question ("…I live in Malmö and work at IKEA")
-            stating = [c for c in clauses if BY_NAME[slot].matches(c) and _FIRST_PERSON.search(c)
-                       and not concepts_in(c) & PEOPLE_CONCEPTS]
-            now_said = re.sub(r"\bthe user(?:'s)?\b|用户", " ", latest.content, flags=re.IGNORECASE)
-            if stating and not any(_names_the_same(re.sub(r"\bthe user(?:'s)?\b|用户", " ", s, flags=re.IGNORECASE),
-                                                   now_said) for s in stating):
+            stating = [clause for clause in clauses if BY_NAME[slot].matches(clause) and _FIRST_PERSON.search(clause)
+                       and not concepts_in(clause) & PEOPLE_CONCEPTS]
+            if stating and not any(_names_the_same(_THE_USER.sub(" ", said), now_said) for said in stating):
                 older[memory.id] = latest.id
     return older
 

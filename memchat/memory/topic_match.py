@@ -105,6 +105,11 @@ _NO_STORY = frozenset(search_terms("he she him his her hers they them their thei
 """Words a topic says that tell no story: "Luke losing his job" is not about every sentence with "his" in it."""
 
 
+def _owners(topic: str) -> set[str]:
+    """Whose a topic's person or thing is: "Priti" in "Priti's husband"."""
+    return set(query_terms(" ".join(re.findall(r"\b([\w-]+)['’]s\b", topic))))
+
+
 def about(topic: str, sentence: str) -> bool:
     """Whether one sentence says something about a forget topic, by its words alone: a word of the topic
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
@@ -123,7 +128,7 @@ def about(topic: str, sentence: str) -> bool:
         if (slot := slot_of(sentence)) is not None and slot.name in slots:
             return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
-    owners = set(query_terms(" ".join(re.findall(r"\b([\w-]+)['’]s\b", topic))))
+    owners = _owners(topic)
     story = (topic_terms - people - owners - _NO_STORY - _VAGUE
              or topic_terms - owners - _NO_STORY - _VAGUE  # "Bern's husband": the husband, not all said of Bern
              or topic_terms - _VAGUE or topic_terms)  # "the Northgate thing": Northgate
@@ -402,7 +407,7 @@ class TopicMatcher:
             vector = self.memories.vector(topic)
             close = dict(self.memories.knn(vector, 30))
             named = set(query_terms(" ".join(re.findall(rf"\b{_NAME}\b", topic))))
-            owners = set(query_terms(" ".join(re.findall(r"\b([\w-]+)['’]s\b", topic))))
+            owners = _owners(topic)
             story = len(topic_terms - named) >= 2  # "Esteban's money trouble": the story, not all about Esteban
             # what stands out from the topic's background counts as close too: "the finger injury thing"
             # meets "I hurt my finger bouldering…" at 0.44 while the rest of the store sits near 0.17
