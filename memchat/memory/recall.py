@@ -78,7 +78,7 @@ from memchat.memory.terms import (
     search_terms,
     term_set,
 )
-from memchat.memory.timeexpr import asks_the_past, asks_when, query_months
+from memchat.memory.timeexpr import asks_schedule, asks_the_past, asks_when, asks_when_it_was, query_months
 from memchat.memory.workplace import another_workplace
 from memchat.types import Candidate, Memory
 
@@ -356,7 +356,7 @@ def history_episodes(candidates: list[Candidate], children: dict[int, list[Memor
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 
 
-def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
+def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool = True) -> dict[int, int]:
     """A relevant statement whose thing a later candidate ends ("We've got an allotment in Roath", then
     "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
     where neither became a typed memory: what ended it is what holds now, and it is recalled in the
@@ -365,7 +365,9 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
     Only the words beside the act name what ended (`endings.retired_terms`); only an act ends ("gave up",
     "sold", 送给…了), not a state said in passing ("no more trains now"); and an earlier ending is not
     itself ended. Completed study ("passed the viva", 毕业了) ends study said to be going on, whatever its
-    words ("I'm doing a PhD"). Maps the earlier statement to the ending."""
+    words ("I'm doing a PhD"). A reschedule makes an earlier statement history only for a question that asks
+    nothing but the schedule (`schedule_only`): the first statement may say who teaches the class too. Maps the
+    earlier statement to the ending."""
     active = [c for c in candidates if c.memory.status == "active"]
     acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)  # cheap test first: most say none
               or HABIT_ENDED.search(c.memory.content)}
@@ -382,7 +384,8 @@ def ended_later(candidates: list[Candidate], floor: float) -> dict[int, int]:
                       for t in search_terms(w)} | _thing_terms(c.memory.content)
         if ended or c.memory.id in completing:
             endings.append((c.memory, ended))
-    moves = [(c.memory, moved) for c in active if c.relevance >= floor and (moved := rescheduled_terms(c.memory.content))]
+    moves = [(c.memory, moved) for c in active if schedule_only and c.relevance >= floor
+             and (moved := rescheduled_terms(c.memory.content))]
     if not endings and not moves:
         return {}
     earlier = [(c.memory, set(search_terms(c.memory.content))) for c in active
@@ -704,6 +707,7 @@ class Recaller:
             routes.setdefault(memory_id, []).append("slot")
         months = query_months(query)
         when = asks_when(query)
+        when_it_was = asks_when_it_was(query)  # "when did I…": the earlier statement itself; "what day is…": now
         for memory_id in self.memories.in_months(months):
             routes.setdefault(memory_id, []).append("date")
         for memory in self.memories.pinned():
@@ -764,13 +768,14 @@ class Recaller:
         past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
         older = {} if past else history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
-        if not past and not when:  # "when was my last day at…" asks for the earlier statement itself
+        if not past and not when_it_was:  # "when was my last day at…" asks for the earlier statement itself
             older.update({i: n for i, n in earlier_statements(candidates, asked).items() if i not in older})
         older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
             older.update(earlier_ages(candidates, named))
-        if not when and not past:  # "when did I get the allotment?" asks for the earlier statement itself
-            ended = {i: e for i, e in ended_later(candidates, settings.floor).items() if i not in older}
+        if not when_it_was and not past:  # "when did I get the allotment?" asks for the earlier statement itself
+            schedule_only = all(asks_schedule(part) for part in parts)  # one part asks who teaches the class
+            ended = {i: e for i, e in ended_later(candidates, settings.floor, schedule_only).items() if i not in older}
             candidates = lift_endings(candidates, ended)
             older.update(ended)
             replacing = self.memories.replacing([c.memory.id for c in candidates if c.memory.attribute in SINGLE_VALUED])

@@ -408,6 +408,25 @@ def asks_when(query: str) -> bool:
     return bool(_WHEN.search(query))
 
 
+_WHEN_NOW = re.compile(r"^\s*(?:when|what (?:date|day|days|night|time|month))\s*(?:is|are|do|does|'s|'re)\b"
+                       r"|一般|通常|平时|平常|现在|每(?:周|个?(?:星期|礼拜|月|天))", re.IGNORECASE)
+
+
+_SCHEDULE_ASKED = re.compile(r"\b(?:which|what) (?:days?|evenings?|nights?|mornings?|afternoons?|time)\b|"
+                             r"周几|星期几|礼拜几|几点|哪天", re.IGNORECASE)
+
+
+def asks_schedule(query: str) -> bool:
+    """A question (or a part of one) about when something is ("on which evening", 周几上): what a reschedule answers."""
+    return asks_when(query) or bool(_SCHEDULE_ASKED.search(query))
+
+
+def asks_when_it_was(query: str) -> bool:
+    """A when-question about what was ("When did I move?", "我是哪天搬的家？"), which the earlier statement itself
+    answers; one in the present ("What day is my ceramics class?", 一般什么时候排练) asks what holds now."""
+    return asks_when(query) and not _WHEN_NOW.search(query)
+
+
 _THE_PAST = re.compile(r"\b(?:(?<!get )(?<!got )(?<!be )(?<!am )(?<!is )(?<!are )used to|(?:did|didn'?t) (?:i|we) (?:\w+ )?use to|"
                        r"back when|in the old days|before i (?:quit|stopped|gave up|sold|left))\b"
                        r"|以前|之前常|原来(?:常|总)", re.IGNORECASE)
