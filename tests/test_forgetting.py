@@ -767,3 +767,33 @@ def test_two_verbs_for_one_it_forget_what_was_said_before(tmp_path, asked):
                             now=9 * DAY)
     alive = _alive(services)
     assert "drink-driving" not in alive and "five-a-side" in alive, alive
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # "the drinking": the drink that makes one drunk, not every sentence about a drink (found on held-out set G)
+    (["My colleague Niamh turned up to the meeting drunk again, nobody said anything.", "Niamh runs the Cork office."],
+     "Forget about Niamh and the drinking, it's not my business.", ["drunk"], ["Cork office"]),
+    # a sentence with no verb goes on telling the one before it (found on held-out set G)
+    (["so i started seeing a physio. dr. okoro, thursdays at 5. i also joined the climbing gym on leeside"],
+     "also can u delete the physio stuff i told u before. idk i just dont want that saved", ["okoro"], ["climbing"]),
+    (["My uncle is in hospital with pneumonia. Ward 7, since Monday. I got a new bike though, a Trek."],
+     "Please forget what I said about my uncle being in hospital.", ["Ward 7", "pneumonia"], ["Trek"]),
+    # "same with X … just drop it": the thing told before, and the request (found on held-out set G)
+    (["my cousin told me hes failing two modules and his parents dont know", "I work at the Kinsale Road depot."],
+     "same w the cousin modules thing from a while back. just drop it", ["failing two modules"], ["Kinsale"]),
+])
+def test_what_goes_on_telling_and_what_a_request_points_back_at_goes(tmp_path, told, asked, gone, kept):
+    _assert_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("told", "said", "kept"), [
+    # a fragment after a sentence that goes is no continuation when it opens anew or holds a fact
+    (["I told Ana about the divorce. Anyway. New job at Tesco from Monday!"], "Forget what I said about the divorce.",
+     ["Tesco"]),
+    (["My uncle is in hospital with pneumonia. My sister Rosa, 31, a nurse in Leeds."],
+     "Please forget what I said about my uncle being in hospital.", ["Rosa"]),
+    # "just drop it" with nothing told before it is a change of mind, not a request
+    (["my cousin told me hes failing two modules"], "ugh work was long. just drop it", ["failing two modules"]),
+])
+def test_a_fragment_that_opens_anew_and_a_bare_drop_it_keep_what_was_told(tmp_path, told, said, kept):
+    _assert_forgets(tmp_path, told, said, [], kept)

@@ -402,6 +402,14 @@ def _only_a_person(part: str) -> bool:
     return bool(found) and found <= PEOPLE_CONCEPTS and len(words.split()) <= 2 and len(words) <= 16
 
 
+_SAME_WITH = re.compile(r"^\W*(?:and\s+|oh\s+|also\s+)?(?:same|ditto|likewise)\s+(?:w/?|with|for)\s+(?P<t>\w.*)$", re.IGNORECASE)
+"""'same w the cousin thing from a while back': what a request just made is made for too."""
+_BARE_IT = re.compile(rf"{_OPENER}{_PLEASE}(?:drop|forget|delete|scrap|bin|erase|remove|wipe|lose|ditch)\s+(?:it|that|this)"
+                      r"(?:\s+too|\s+as well|\s+please|\s+pls)?\W*$", re.IGNORECASE)
+_TOLD_BEFORE = re.compile(r"\s+(?:from|i told you|i mentioned|i said)\s*(?:a while (?:back|ago)|before|earlier|last (?:week|month|time)|"
+                          r"the other day)?\s*$", re.IGNORECASE)
+
+
 def _request(text: str) -> ForgetRequest | None:
     """A request to forget, found in the whole message or any of its sentences. A request for "it" forgets what the
     message said before it; a topic added after it ("The gambling part too") is forgotten with it."""
@@ -413,6 +421,9 @@ def _request(text: str) -> ForgetRequest | None:
             request = None  # "Please drop it and erase it from your memory": two verbs, one "it"
         if request is None and _forgets_it(sentence):
             topic = _antecedent(sentences[:index])
+            request = ForgetRequest(topic) if topic else None
+        if request is None and index and _BARE_IT.match(sentence) and (same := _SAME_WITH.match(sentences[index - 1])):
+            topic = _trim_en(_TOLD_BEFORE.sub("", same["t"].strip().rstrip(".!?")))  # "same w the cousin thing. just drop it"
             request = ForgetRequest(topic) if topic else None
         if request:
             added = _add_ons(sentences[index + 1:]) if request.topic and not request.latest else []

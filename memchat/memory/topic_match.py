@@ -56,7 +56,13 @@ def _story_concepts(topic: str) -> frozenset[str]:
     diagnosis": every memory about the mum), but money, the law and health, which are what people ask to forget
     ("Maisie's diagnosis" — "Maisie has ADHD")."""
     said = concepts_in(topic)
+    if _THE_DRINKING.search(topic):
+        said |= {"alcohol"}  # "Niamh and the drinking", "his drinking": the drink that makes one drunk
     return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"})
+
+
+_THE_DRINKING = re.compile(r"\bdrinking\b(?!\s+(?:water|tea|coffee|juice|milk|smoothies?|more|less|enough))", re.IGNORECASE)
+"""A topic's "drinking" with nothing drunk after it: the drinking that worries people."""
 
 
 _BODY_ROOTS: dict[str, tuple[str, ...]] = {
@@ -239,6 +245,27 @@ def _a_comment(sentence: str) -> bool:
             and not re.search(r"\b(?:i|i'm|im|we|we're|my|our)\b", sentence, re.IGNORECASE))  # "Great, I'm pregnant!"
 
 
+_FRAGMENT_OPENS = re.compile(r"^\W*(?:anyway|anyways|so|also|btw|oh|and|but|ok|okay|well|right|plus|then|still|though|"
+                             r"besides|meanwhile|other|on|in other)\b", re.IGNORECASE)
+_A_VERB = re.compile(r"\b(?:i|i'm|im|me|my|we|our|is|are|was|were|am|be|been|being|has|have|had|do|does|did|will|would|"
+                     r"can|could|should|may|might|must|got|get|gets|went|go|goes|said|says|\w+ed|\w+'(?:s|re|ve|ll|d))\b",
+                     re.IGNORECASE)
+
+
+def _a_fragment(sentence: str) -> bool:
+    """A few words with no verb that only add a detail to the sentence before ("dr. okoro, thursdays at 5.", "Ward 7,
+    since Monday."), which goes with it. "Anyway." opens something new; "My sister Rosa, 31, a nurse" speaks as the
+    user; "New job at Tesco!" holds a fact of its own; "Exam results came back." is news (no detail)."""
+    return (len(re.findall(r"[\w']+", sentence)) <= 6 and not has_cjk(sentence) and bool(_DETAIL.search(sentence))
+            and not _FRAGMENT_OPENS.match(sentence) and not _A_VERB.search(sentence) and slot_of(sentence) is None
+            and not _OWN_FACT.search(sentence))
+
+
+_DETAIL = re.compile(r"\d|\b(?:dr|mr|mrs|ms|prof)\b\.?|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+                     r"\b(?:since|until|till|every|at|in) (?:the )?\w+", re.IGNORECASE)
+"""What a detail added to a sentence gives: a number, a title, a day, a since or an every."""
+
+
 def without_topic(content: str, topic: str) -> str:
     """An episode with the sentences about `topic` taken out, when it also says other things ("I have two
     kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
@@ -252,7 +279,7 @@ def without_topic(content: str, topic: str) -> str:
         if chunk:  # a new sentence goes on only with 他 or 她
             goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
         else:
-            goes_on_telling = going and (goes_on(unit) or _a_comment(unit))
+            goes_on_telling = going and (goes_on(unit) or _a_comment(unit) or _a_fragment(unit))
         going = about(topic, unit) or goes_on_telling
         if not going:
             kept.append(unit)
