@@ -778,6 +778,11 @@ def test_two_verbs_for_one_it_forget_what_was_said_before(tmp_path, asked):
      "also can u delete the physio stuff i told u before. idk i just dont want that saved", ["okoro"], ["climbing"]),
     (["My uncle is in hospital with pneumonia. Ward 7, since Monday. I got a new bike though, a Trek."],
      "Please forget what I said about my uncle being in hospital.", ["Ward 7", "pneumonia"], ["Trek"]),
+    # "owing" is money as "owe" is (an open kind of round 17)
+    # and a story told by the relative's name is found by the name the store knows for them
+    (["My brother is Dario, he lives in Bari.", "I owe Dario 500 euro since the summer", "Dario got engaged to Lucia!",
+      "i work at the pharmacy on via roma"],
+     "forget what i said about owing my brother", ["500 euro"], ["pharmacy", "Bari", "engaged"]),
     # "same with X … just drop it": the thing told before, and the request (found on held-out set G)
     (["my cousin told me hes failing two modules and his parents dont know", "I work at the Kinsale Road depot."],
      "same w the cousin modules thing from a while back. just drop it", ["failing two modules"], ["Kinsale"]),

@@ -377,6 +377,17 @@ class TopicMatcher:
                     found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
         return found
 
+    def _relatives_story(self, part: str) -> set[int]:
+        """"owing my brother" — "i owe dario 500 euro": a story about a relative the user told by the relative's
+        name, found by the name and the story's concept (money, the law, health), not by all said of them."""
+        relatives = concepts_in(part) & PEOPLE_CONCEPTS
+        rest = re.sub(rf"\b(?:(?:my|our)\s+)?(?:{RELATIVES})(?:['’]s)?\b", " ", part, flags=re.IGNORECASE)
+        if not relatives or rest == part or not _story_concepts(rest):
+            return set()
+        roster = self.memories.people()
+        names = sorted({name for relation in relatives for name in roster.get(relation, ())})
+        return self._story(rest, names) if names else set()
+
     def _cn_story(self, core: str) -> set[int]:
         """A Chinese story about a person, told in other words: what names the person and shares a
         character of the rest ("我儿子挂科" — "儿子这学期有门课挂了", not "儿子给我买了手机")."""
@@ -421,6 +432,7 @@ class TopicMatcher:
                 names = []
             for name in names:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
+            found |= self._relatives_story(part)
             if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
                 core = _cn_core(part)
                 for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
