@@ -776,8 +776,8 @@ def test_two_verbs_for_one_it_forget_what_was_said_before(tmp_path, asked):
     # a sentence with no verb goes on telling the one before it (found on held-out set G)
     (["so i started seeing a physio. dr. okoro, thursdays at 5. i also joined the climbing gym on leeside"],
      "also can u delete the physio stuff i told u before. idk i just dont want that saved", ["okoro"], ["climbing"]),
-    (["My uncle is in hospital with pneumonia. Ward 7, since Monday. I got a new bike though, a Trek."],
-     "Please forget what I said about my uncle being in hospital.", ["Ward 7", "pneumonia"], ["Trek"]),
+    (["My uncle is in hospital with pneumonia. Since Monday, ward 7. I got a new bike though, a Trek."],
+     "Please forget what I said about my uncle being in hospital.", ["ward 7", "pneumonia"], ["Trek"]),
     # "owing" is money as "owe" is (an open kind of round 17)
     # and a story told by the relative's name is found by the name the store knows for them
     (["My brother is Dario, he lives in Bari.", "I owe Dario 500 euro since the summer", "Dario got engaged to Lucia!",
@@ -797,6 +797,14 @@ def test_what_goes_on_telling_and_what_a_request_points_back_at_goes(tmp_path, t
      ["Tesco"]),
     (["My uncle is in hospital with pneumonia. My sister Rosa, 31, a nurse in Leeds."],
      "Please forget what I said about my uncle being in hospital.", ["Rosa"]),
+    # a detail opening on a thing of its own is news, and only the sentence about the topic brings its detail
+    (["My brother got arrested last week. Dentist on Friday at 3. Book club every second Thursday."],
+     "Forget what I said about my brother getting arrested.", ["Dentist", "Book club"]),
+    # "same with X" with no earlier request is a mood, and "Ugh, drop it" a change of mind
+    (["My mum lives in Galway, she's a retired teacher."], "My sister keeps bringing up my ex. Same with my mum. Ugh, just drop it!",
+     ["Galway"]),
+    # "drinking" with something drunk after it is no drinking problem
+    (["My son had his first pint at 18."], "Forget what I said about my son drinking energy drinks.", ["first pint"]),
     # "just drop it" with nothing told before it is a change of mind, not a request
     (["my cousin told me hes failing two modules"], "ugh work was long. just drop it", ["failing two modules"]),
 ])

@@ -426,3 +426,20 @@ def test_an_introduction_that_said_an_earlier_home_is_history_beside_the_current
         assert earlier_statements([intro, held], ["home"]) == {}, f"not a value of now: {plan}"
     both = said(7, "episode", "I live in Malmö and I work at IKEA.", 1300.0)
     assert earlier_statements([both, moved], ["home", "employer"]) == {}, "it still answers where the user works"
+
+
+@pytest.mark.parametrize(("earlier", "later", "query"), [
+    # found in review: an ending that shares a name is no answer to a date
+    ("My sister Maeve's birthday is on 12 June.", "Maeve left her job at Aldi.", "When is Maeve's birthday?"),
+    ("Choir practice is on Wednesdays at 8.", "Sorcha quit the choir.", "What day is choir practice?"),
+    # someone else's reschedule leaves the user's own schedule
+    ("My piano lesson is on Wednesdays at 4.", "My daughter's piano lesson moved to Fridays.", "When is my piano lesson?"),
+    ("Ceramics class is on Mondays at 7.", "The ceramics exhibition's on Saturday, now I just need to finish my vase.",
+     "What day is my ceramics class?"),
+])
+def test_a_present_when_question_hears_only_a_reschedule_of_the_users_own(tmp_path, earlier, later, query):
+    services = fake_services(tmp_path)
+    services.writer.process(earlier, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(later, session_id=None, message_id=None, now=2000.0)
+    first = [c for c in recall(services, query).candidates if c.memory.is_episode and c.memory.content == earlier]
+    assert first and not first[0].reason.startswith("earlier value"), [(c.memory.content, c.reason) for c in first]

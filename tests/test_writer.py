@@ -776,7 +776,8 @@ def test_a_short_ending_that_names_its_thing_first_is_kept_and_ends_it(tmp_path,
     assert first and all(not c.selected for c in first), [(c.memory.content, c.reason) for c in recalled]
 
 
-@pytest.mark.parametrize("text", ["The bus stopped.", "We stopped.", "ok stopped"])
+@pytest.mark.parametrize("text", ["The bus stopped.", "We stopped.", "ok stopped", "Then I stopped.", "Eventually we stopped.",
+                                  "Honestly I stopped."])
 def test_a_stop_with_no_thing_is_no_content(text):
     from memchat.memory.episodes import has_content
     assert not has_content(text)

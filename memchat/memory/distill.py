@@ -79,7 +79,8 @@ RETIREMENT = re.compile(
 
 RETIRING_ACT = re.compile(
     r"\b(?:sold|got rid of|gave (?:up|away)|giving up|given up|quit|quitting|left|broke up|split up|retired from|"
-    r"(?:i|we)(?:'ve| have| had)? stopped(?=\s*(?:[,.!;]|$))|"
+    r"(?:(?<=^)|(?<=[.!?]\s))(?!(?:then|eventually|honestly|finally|so|and|but|after|at|soon|later|today|yesterday|"
+    r"basically|just|anyway|well|ok|okay|lol|now|once)\b)[\w-]+,?\s+(?:i|we)(?:'ve| have| had)? stopped(?=\s*(?:[.!;]|$))|"
     r"(?-i:RIP|R\.I\.P\.?)(?= (?:my|our|the) )|rest in peace(?= (?:my|our|the) )|"
     r"dropped out(?: of)?|cancell?ed|"
     r"handed in my notice|ditched|packed (?:it )?in|died|passed away|buried|put (?:him |her |it |them |(?-i:[A-Z][a-z]+) )?(?:down|to sleep)|"

@@ -54,7 +54,7 @@ RESCHEDULED = re.compile(
     rf"\b(?:has |have |'s |got |just )?(?:moved|changed|switched|shifted|swapped|gone)\s+(?:over\s+|back\s+)?to\s+"
     rf"(?:\w+\s+)?(?:{_TIMES_OF_WEEK}|\d{{1,2}}(?::\d\d)?\s*(?:am|pm))\b"
     rf"|\b(?:is|are)\s+now\s+(?:on|at|every)\s+(?:\w+\s+)?(?:{_TIMES_OF_WEEK}|\d{{1,2}}(?::\d\d\s*(?:am|pm)?|\s*(?:am|pm)))\b"
-    rf"|(?:\b(?:is|are)\s+|'s\s+)(?:on|at|every)\s+(?:\w+\s+)?(?:{_TIMES_OF_WEEK}),?\s+now\b"
+    rf"|(?:\b(?:is|are)\s+|'s\s+)(?:on|at|every)\s+(?:\w+\s+)?(?:{_TIMES_OF_WEEK})\s+now(?=\s*(?:[.,!;]|$))"
     rf"|(?:改成|改到|改在|挪到|换到|调到)(?=[^，。！？,]{{0,3}}{_CN_TIME_OF_WEEK})",
     re.IGNORECASE,
 )

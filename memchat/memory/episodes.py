@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memchat.memory.distill import CN_LIKES, LIKES, RETIREMENT, is_retirement
+from memchat.memory.distill import CN_LIKES, LIKES, RETIRING_ACT
 from memchat.memory.endings import retired_terms
 from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
@@ -98,7 +98,7 @@ def has_content(sentence: str) -> bool:
         return False  # digits and punctuation only ("666", "!!")
     if slot_of(sentence) or re.search(r"\d", sentence) or LIKES.search(sentence) or CN_LIKES.search(sentence):
         return True
-    if is_retirement(sentence) and retired_terms(sentence, RETIREMENT):
+    if RETIRING_ACT.search(sentence) and retired_terms(sentence, RETIRING_ACT):
         return True  # "Kathak I have stopped.": an ending, and what it ended
     if _COUNTED.search(sentence):
         return True  # "I have two kids.", "We've got three cats."

@@ -422,7 +422,8 @@ def _request(text: str) -> ForgetRequest | None:
         if request is None and _forgets_it(sentence):
             topic = _antecedent(sentences[:index])
             request = ForgetRequest(topic) if topic else None
-        if request is None and index and _BARE_IT.match(sentence) and (same := _SAME_WITH.match(sentences[index - 1])):
+        if (request is None and index and _BARE_IT.match(sentence) and (same := _SAME_WITH.match(sentences[index - 1]))
+                and _TOLD_BEFORE.search(same["t"].strip().rstrip(".!?"))):  # not "Same with my mum. Ugh, drop it!"
             topic = _trim_en(_TOLD_BEFORE.sub("", same["t"].strip().rstrip(".!?")))  # "same w the cousin thing. just drop it"
             request = ForgetRequest(topic) if topic else None
         if request:

@@ -356,7 +356,8 @@ def history_episodes(candidates: list[Candidate], children: dict[int, list[Memor
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 
 
-def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool = True) -> dict[int, int]:
+def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool = True,
+                endings: bool = True) -> dict[int, int]:
     """A relevant statement whose thing a later candidate ends ("We've got an allotment in Roath", then
     "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
     where neither became a typed memory: what ended it is what holds now, and it is recalled in the
@@ -366,12 +367,13 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
     "sold", 送给…了), not a state said in passing ("no more trains now"); and an earlier ending is not
     itself ended. Completed study ("passed the viva", 毕业了) ends study said to be going on, whatever its
     words ("I'm doing a PhD"). A reschedule makes an earlier statement history only for a question that asks
-    nothing but the schedule (`schedule_only`): the first statement may say who teaches the class too. Maps the
-    earlier statement to the ending."""
+    nothing but the schedule (`schedule_only`): the first statement may say who teaches the class too; and only a
+    reschedule, no ending, for a when-question (`endings`). A reschedule of someone else's ("My daughter's piano
+    lesson moved to Fridays") leaves the user's own. Maps the earlier statement to the ending."""
     active = [c for c in candidates if c.memory.status == "active"]
-    acting = {c.memory.id for c in active if RETIRING_ACT.search(c.memory.content)  # cheap test first: most say none
-              or HABIT_ENDED.search(c.memory.content)}
-    completing = {c.memory.id for c in active if STUDY_DONE.search(c.memory.content)}  # at any relevance: see ends_study
+    acting = {c.memory.id for c in active if endings and (RETIRING_ACT.search(c.memory.content)  # cheap test first
+                                                           or HABIT_ENDED.search(c.memory.content))}
+    completing = {c.memory.id for c in active if endings and STUDY_DONE.search(c.memory.content)}  # see ends_study
     ending = acting | completing
     endings = []
     for c in active:
@@ -394,7 +396,8 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
     for move, moved in moves:  # "Book club has moved to Thursdays": the day it was on before is history
         for memory, terms in earlier:
             if (memory.id != move.id and _said_at(memory) < _said_at(move) and moved & terms
-                    and SCHEDULE.search(memory.content) and not rescheduled_terms(memory.content)):
+                    and SCHEDULE.search(memory.content) and not rescheduled_terms(memory.content)
+                    and not _whose(move.content) - _whose(memory.content) - terms):
                 older.setdefault(memory.id, move.id)
     for ending, ended in endings:
         for memory, terms in earlier:
@@ -404,6 +407,12 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
             if ended & terms or ending.id in completing and ends_study(ending.content, memory.content):
                 older.setdefault(memory.id, ending.id)
     return older
+
+
+def _whose(content: str) -> set[str]:
+    """Whose a statement's thing is, when not the user's: a relation ("my daughter's") or a name ("Mam's", "Noah's")."""
+    names = re.findall(r"\b([A-Z][a-z]+)['’]s\s+(?!(?:on|at|in|now|every|been|moved|changed|switched|gone)\b)", content)
+    return {t for n in names for t in search_terms(n)} | (concepts_in(content) & PEOPLE_CONCEPTS)
 
 
 def _thing_terms(content: str) -> set[str]:
@@ -768,18 +777,24 @@ class Recaller:
         past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
         older = {} if past else history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
-        if not past and not when_it_was:  # "when was my last day at…" asks for the earlier statement itself
+        if not past and not when:  # "when was my last day at…" asks for the earlier statement itself
             older.update({i: n for i, n in earlier_statements(candidates, asked).items() if i not in older})
         older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
             older.update(earlier_ages(candidates, named))
         if not when_it_was and not past:  # "when did I get the allotment?" asks for the earlier statement itself
-            schedule_only = all(asks_schedule(part) for part in parts)  # one part asks who teaches the class
-            ended = {i: e for i, e in ended_later(candidates, settings.floor, schedule_only).items() if i not in older}
+            # a question that mixes a schedule part with another ("Who teaches me sitar and on which evening?") keeps
+            # the first statement for the other part; a present when-question ("What day is my pottery class?")
+            # hears only a reschedule: an ending that shares a name ("Maeve left her job") is no answer to a date
+            mixed = any(asks_schedule(part) for part in parts) and not all(asks_schedule(part) for part in parts)
+            ended = {i: e for i, e in ended_later(candidates, settings.floor, schedule_only=not mixed,
+                                                  endings=not when).items() if i not in older}
             candidates = lift_endings(candidates, ended)
             older.update(ended)
-            replacing = self.memories.replacing([c.memory.id for c in candidates if c.memory.attribute in SINGLE_VALUED])
-            older.update({i: n for i, n in overtaken_endings(candidates, asked, replacing).items() if i not in older})
+            if not when:
+                replacing = self.memories.replacing([c.memory.id for c in candidates
+                                                     if c.memory.attribute in SINGLE_VALUED])
+                older.update({i: n for i, n in overtaken_endings(candidates, asked, replacing).items() if i not in older})
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
                         older=older)
         if touch:  # a memory whose episode was recalled in its stead was recalled too

@@ -61,8 +61,9 @@ def _story_concepts(topic: str) -> frozenset[str]:
     return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"})
 
 
-_THE_DRINKING = re.compile(r"\bdrinking\b(?!\s+(?:water|tea|coffee|juice|milk|smoothies?|more|less|enough))", re.IGNORECASE)
-"""A topic's "drinking" with nothing drunk after it: the drinking that worries people."""
+_THE_DRINKING = re.compile(r"\bdrinking(?:\s+(?:problem|habit|again))?\s*$", re.IGNORECASE)
+"""A topic that ends on "drinking", with nothing drunk after it ("Niamh and the drinking", "his drinking problem"):
+the drinking that worries people, not "my son drinking energy drinks"."""
 
 
 _BODY_ROOTS: dict[str, tuple[str, ...]] = {
@@ -256,14 +257,15 @@ def _a_fragment(sentence: str) -> bool:
     """A few words with no verb that only add a detail to the sentence before ("dr. okoro, thursdays at 5.", "Ward 7,
     since Monday."), which goes with it. "Anyway." opens something new; "My sister Rosa, 31, a nurse" speaks as the
     user; "New job at Tesco!" holds a fact of its own; "Exam results came back." is news (no detail)."""
-    return (len(re.findall(r"[\w']+", sentence)) <= 6 and not has_cjk(sentence) and bool(_DETAIL.search(sentence))
+    return (len(re.findall(r"[\w']+", sentence)) <= 6 and not has_cjk(sentence) and bool(_DETAIL.match(sentence))
             and not _FRAGMENT_OPENS.match(sentence) and not _A_VERB.search(sentence) and slot_of(sentence) is None
             and not _OWN_FACT.search(sentence))
 
 
-_DETAIL = re.compile(r"\d|\b(?:dr|mr|mrs|ms|prof)\b\.?|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
-                     r"\b(?:since|until|till|every|at|in) (?:the )?\w+", re.IGNORECASE)
-"""What a detail added to a sentence gives: a number, a title, a day, a since or an every."""
+_DETAIL = re.compile(r"\W*(?:\d|(?:dr|mr|mrs|ms|prof)\b\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+                     r"(?:since|until|till|every) )", re.IGNORECASE)
+"""How a detail added to a sentence opens: a number, a title, a day, a since or an every ("Dentist on Friday at 3."
+opens on a thing of its own)."""
 
 
 def without_topic(content: str, topic: str) -> str:
@@ -274,13 +276,14 @@ def without_topic(content: str, topic: str) -> str:
     ("She's lost her hair…") or only remark on it ("Not amazing."), and in Chinese typed with spaces for stops
     the chunks after it that leave their subject out ("才八周", "比之前多了四千")."""
     units = _told_in(content)
-    kept, going = [], False
+    kept, going, said_it = [], False, False
     for unit, chunk, opens in units:
         if chunk:  # a new sentence goes on only with 他 or 她
             goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
         else:
-            goes_on_telling = going and (goes_on(unit) or _a_comment(unit) or _a_fragment(unit))
-        going = about(topic, unit) or goes_on_telling
+            goes_on_telling = going and (goes_on(unit) or _a_comment(unit)) or said_it and _a_fragment(unit)
+        said_it = about(topic, unit)
+        going = said_it or goes_on_telling
         if not going:
             kept.append(unit)
     return " ".join(kept) if kept and len(kept) < len(units) else ""
