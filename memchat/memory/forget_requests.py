@@ -402,12 +402,29 @@ def _only_a_person(part: str) -> bool:
     return bool(found) and found <= PEOPLE_CONCEPTS and len(words.split()) <= 2 and len(words) <= 16
 
 
-_SAME_WITH = re.compile(r"^\W*(?:and\s+|oh\s+|also\s+)?(?:same|ditto|likewise)\s+(?:w/?|with|for)\s+(?P<t>\w.*)$", re.IGNORECASE)
+_SAME_WITH = re.compile(r"^\W*(?:and\s+|oh\s+|also\s+)?(?:(?:same|likewise)\s+(?:goes\s+)?(?:w/?|with|for)|ditto)\s+"
+                        r"(?P<t>\w.*?)[\s.!?,]*$", re.IGNORECASE)
 """'same w the cousin thing from a while back': what a request just made is made for too."""
-_BARE_IT = re.compile(rf"{_OPENER}{_PLEASE}(?:drop|forget|delete|scrap|bin|erase|remove|wipe|lose|ditch)\s+(?:it|that|this)"
-                      r"(?:\s+too|\s+as well|\s+please|\s+pls)?\W*$", re.IGNORECASE)
-_TOLD_BEFORE = re.compile(r"\s+(?:from|i told you|i mentioned|i said)\s*(?:a while (?:back|ago)|before|earlier|last (?:week|month|time)|"
+_BARE_IT = re.compile(rf"{_OPENER}(?:(?:just|please|pls|plz)\s+)*{_PLEASE}(?:drop|forget(?: about)?|delete|scrap|bin|erase|remove|wipe|lose|ditch|get rid of)"
+                      rf"\s+(?:it|that|this)(?:\s+(?:from|out of|off)\s+(?:your|the)\s+(?:{_STORES}))?"
+                      r"(?:\s+(?:too|as well|please|pls|thanks|thx|ty))*\W*$", re.IGNORECASE)
+_TOLD_BEFORE = re.compile(r"\s+(?:from|i (?:told|tld) (?:you|u)(?: about)?|i mentioned|i said|i brought up)\s*(?:a while (?:back|ago)|before|earlier|last (?:week|month|time)|"
                           r"the other day)?\s*$", re.IGNORECASE)
+
+
+def _same_as_before(said: list[str]) -> ForgetRequest | None:
+    """"same w the cousin thing from a while back. just drop it" (or in one sentence, after a comma): the thing told
+    before, asked for as a request before it was. Not "Same with my mum. Ugh, just drop it!": nothing told before."""
+    pairs = [(said[0], said[1])] if len(said) == 2 else []
+    head, comma, tail = said[-1].rpartition(",")
+    if comma:
+        pairs.append((head, tail))
+    for before, request in pairs:
+        same = _SAME_WITH.match(before)
+        if same and _BARE_IT.match(request.strip()) and _TOLD_BEFORE.search(same["t"]):
+            topic = _trim_en(_TOLD_BEFORE.sub("", same["t"]))
+            return ForgetRequest(topic) if topic else None
+    return None
 
 
 def _request(text: str) -> ForgetRequest | None:
@@ -419,12 +436,10 @@ def _request(text: str) -> ForgetRequest | None:
         request = _in_sentence(sentence)
         if request and _two_verbs_one_it(request.topic):
             request = None  # "Please drop it and erase it from your memory": two verbs, one "it"
+        if request is None:
+            request = _same_as_before([*sentences[index - 1:index], sentence])
         if request is None and _forgets_it(sentence):
             topic = _antecedent(sentences[:index])
-            request = ForgetRequest(topic) if topic else None
-        if (request is None and index and _BARE_IT.match(sentence) and (same := _SAME_WITH.match(sentences[index - 1]))
-                and _TOLD_BEFORE.search(same["t"].strip().rstrip(".!?"))):  # not "Same with my mum. Ugh, drop it!"
-            topic = _trim_en(_TOLD_BEFORE.sub("", same["t"].strip().rstrip(".!?")))  # "same w the cousin thing. just drop it"
             request = ForgetRequest(topic) if topic else None
         if request:
             added = _add_ons(sentences[index + 1:]) if request.topic and not request.latest else []

@@ -30,7 +30,7 @@ from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of, slots_asked
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms
+from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms, stem
 from memchat.types import Memory
 
 FORGET_SIMILARITY = 0.5
@@ -102,10 +102,34 @@ _VAGUE_WORDS = frozenset({"stuff", "thing", "things", "bit", "bits", "part", "in
 
 def _kin(terms: set[str], words: set[str]) -> set[str]:
     """The terms of `terms` that share their first six letters with one of `words`: "pregnancy" —
-    "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart."""
+    "pregnant", "diagnosis" — "diagnosed", "therapy" — "therapist", which the light stemmer keeps apart; or that
+    are another form of one of them ("losing" — "lost", "eviction" — "evicted", see `other_forms`)."""
     stems = {w[:6] for w in words if len(w) >= 6 and w.isalpha()}
     kin = {t for t in terms if len(t) >= 6 and t.isalpha() and t[:6] in stems}
-    return kin
+    return kin | {t for t in terms if other_forms(t) & words}
+
+
+_IRREGULAR = ("lose lost losing", "leave left leaving", "break broke broken breaking", "fall fell fallen falling",
+              "steal stole stolen stealing", "drink drank drunk drinking", "fight fought fighting", "sell sold selling",
+              "buy bought buying", "drive drove driven driving", "win won winning", "spend spent spending",
+              "pay paid paying", "bite bit bitten biting", "die died dying dead death", "marry married marriage",
+              "hide hid hidden hiding", "sleep slept sleeping", "forgive forgave forgiven", "sink sank sunk")
+"""Verbs of what people tell and later ask to forget whose forms the light stemmer keeps apart."""
+_FORMS: dict[str, frozenset[str]] = {}
+for _group in _IRREGULAR:
+    _stems = frozenset(search_terms(_group))
+    for _term in _stems:
+        _FORMS[_term] = _stems - {_term}
+
+
+def other_forms(term: str) -> frozenset[str]:
+    """The index terms of a word's other forms: an irregular verb's ("los" — "lost"), and the verb of a noun in
+    "-ion" ("eviction" — "evict", "deportation" — "deport")."""
+    forms = _FORMS.get(term, frozenset())
+    for suffix in ("ation", "ion"):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 5:
+            return forms | {term[:-len(suffix)]}
+    return forms
 
 
 _NO_STORY = frozenset(search_terms("he she him his her hers they them their theirs it its we us our up out off down over"))
@@ -336,6 +360,17 @@ def named_slots(topic: str) -> list[str]:
     return slots_asked(core)
 
 
+def _in_other_forms(part: str) -> list[str]:
+    """A topic part said with one of its words in another form each ("losing my job" → "lost my job"), without the
+    passive's "getting" or "being"."""
+    variants = []
+    for word in re.findall(r"[A-Za-z]+", part):
+        for form in sorted(other_forms(stem(word.lower()))):
+            variant = re.sub(rf"\b{word}\b", form, part, count=1)  # "my bike getting stolen" — "stole my bike"
+            variants.append(" ".join(re.sub(r"\b(?:getting|got|gets|get|being|been)\b", " ", variant).split()))
+    return variants
+
+
 class TopicMatcher:
     def __init__(self, memories: MemoryStore) -> None:
         self.memories = memories
@@ -429,6 +464,8 @@ class TopicMatcher:
                 found |= self._story(" ".join([part, *things]), names)
                 continue
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
+            for variant in _in_other_forms(part):  # "losing my job" — "Lost my job at the depot"
+                found |= {i for i, _ in self.memories.keyword(variant, 100, every=True)}
             if set(query_terms(part)) - set(query_terms(" ".join(names))) - people:  # "Luke losing his job", "Tom's
                 # surgery": the story, not all about Luke or Tom ("my ex Jake" is all about Jake)
                 found |= self._story(part, names)
