@@ -620,12 +620,54 @@ _TIME_WORD = re.compile(r"^(?:last|next|week|weekend|month|year|today|yesterday|
                         r"thursday|friday|saturday|sunday)$|^[上下这今昨明前后每周][周天月年]|[周天月年号]$")
 
 
+def _things(text: str) -> set[str]:
+    """The terms of a text that name things: not stop words, single characters or times."""
+    return {t for t in query_terms(text) if (len(t) >= 3 or has_cjk(t) and len(t) == 2) and not _TIME_WORD.search(t)}
+
+
 def _names_the_same(one: str, other: str) -> bool:
     """Whether two texts share a word that names a thing (not a stop word, a single character or a time:
     "上周四去杭州面试" and "上周五…辞职" share only "上周")."""
-    def things(text: str) -> set[str]:
-        return {t for t in query_terms(text) if (len(t) >= 3 or has_cjk(t) and len(t) == 2) and not _TIME_WORD.search(t)}
-    return bool(things(one) & things(other))
+    return bool(_things(one) & _things(other))
+
+
+_NOW_ASKED = re.compile(r"\b(?:now|currently|these days|nowadays|at the moment)\b|现在|目前|如今", re.IGNORECASE)
+_SAID_ANEW = re.compile(r"\b(?:moved|switched|changed|went up|gone up|dropped to|up to|down to|no longer)\b|"
+                        r"升到|升了|涨到|降到|改成|改到|换成|换到|换了|不在|不再", re.IGNORECASE)
+"""A value said as a change ("went up to 1550", 升到业余七级, 不在食堂干了): a bare "now" is said of anything."""
+
+
+def said_anew(candidates: list[Candidate], query: str, asked: Sequence[str]) -> dict[int, int]:
+    """For a question that asks for now ("我下象棋现在是几级", "What's my chess rating now?"): a statement said later on
+    the same thing as a change ("升到业余七级了", "went up to 1550 now", "现在不在食堂干了") holds now, and the earlier one
+    is history, however the two rank. The same thing: a word of the question both name, and one more they share
+    ("象棋" and "业余"; "秀梅" and "食堂"). Not when the question asks a slot the earlier one fills and the later one does
+    not ("Anna and Tom are now engaged" for "Where does Anna live now?"), unless the later one says what they share is
+    over ("秀梅现在不在食堂干了"). Maps the earlier to the later."""
+    if not _NOW_ASKED.search(query):
+        return {}
+    wanted = _things(query)
+    slots = [BY_NAME[slot] for slot in asked if slot in BY_NAME]
+    active = [(c.memory, _things(c.memory.content)) for c in candidates if c.memory.status == "active" and not c.memory.pinned]
+    older: dict[int, int] = {}
+    for new, new_things in active:
+        if not wanted & new_things or not _SAID_ANEW.search(new.content):
+            continue
+        fills = any(slot.matches(new.content) for slot in slots)
+        for old, old_things in active:
+            shared = old_things & new_things
+            if old.created_at >= new.created_at or not wanted & shared or len(shared) < 2:
+                continue
+            if fills or not any(slot.matches(old.content) for slot in slots) or _ends_one_of(new.content, shared - wanted):
+                older.setdefault(old.id, new.id)
+    return older
+
+
+def _ends_one_of(content: str, terms: set[str]) -> bool:
+    """Whether a statement says one of `terms` is over ("现在不在食堂干了", "no longer at the bakery")."""
+    return any(re.search(rf"(?:不在|不再|没在|离开了?|辞了)[^，。！？,.!?]{{0,4}}{re.escape(t)}", content)
+               or re.search(rf"\b(?:no longer|not|left|quit)\b[^.,!?]{{0,20}}\b{re.escape(t)}", content, re.IGNORECASE)
+               for t in terms)
 
 
 def _said_at(memory: Memory) -> tuple[float, int]:
@@ -789,6 +831,7 @@ class Recaller:
             mixed = any(asks_schedule(part) for part in parts) and not all(asks_schedule(part) for part in parts)
             ended = {i: e for i, e in ended_later(candidates, settings.floor, schedule_only=not mixed,
                                                   endings=not when).items() if i not in older}
+            ended.update({i: n for i, n in said_anew(candidates, query, asked).items() if i not in older and i not in ended})
             candidates = lift_endings(candidates, ended)
             older.update(ended)
             if not when:
