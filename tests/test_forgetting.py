@@ -838,3 +838,75 @@ def test_same_as_a_request_before_in_other_words(tmp_path, asked):
     """Found in review (round 18): the shape heard, said with "goes for", "ditto", a comma, a place kept, a thanks."""
     _assert_forgets(tmp_path, ["my cousin told me hes failing two modules and his parents dont know",
                                "I work at the Kinsale Road depot."], asked, ["failing two modules"], ["Kinsale"])
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    # "disregard" what was said, and a preference that nothing be kept, in formal English
+    ("Please disregard everything I told you about Kelechi and his landlord. He asked me to keep it quiet.",
+     "Kelechi and his landlord"),
+    ("Kindly disregard the details I gave you about my divorce.", "my divorce"),
+    ("Ignore everything I said about my overdraft.", "my overdraft"),
+    ("I would prefer that you did not keep a record of the salary figure I gave you a fortnight ago.", "the salary figure"),
+    ("I would much rather you did not remember my address.", "my address"),
+    ("On reflection, please delete what I shared with you about Tom.", "Tom"),
+    # "forget it" with an adverb after it still calls back to what was said before
+    ("My brother lost his job last week. Please forget it entirely.", "My brother lost his job last week"),
+    ("Forget my old address completely.", "my old address"),
+])
+def test_formal_and_adverbial_ways_to_ask_to_forget(text, topic):
+    """Found on a fresh held-out set (H, round 19): "disregard", "I would prefer that you did not keep a record of",
+    "forget it entirely", "the details I gave you about"."""
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) == topic
+
+
+@pytest.mark.parametrize("text", ["Please disregard the typo.", "Disregard the weather forecast, we went anyway.",
+                                  "I would prefer that you did not keep answers so long.",
+                                  "I would rather you did not use bullet points."])
+def test_disregarding_a_thing_or_a_reply_style_is_no_request_to_forget(text):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) is None
+
+
+def test_a_story_about_an_ex_goes_on_in_the_next_message_and_goes_with_it(tmp_path):
+    """"ugh my ex sofia texted me again. third time this month" / "she moved back to buenos aires…": a lowercase
+    texter's news about an ex is kept, and forgetting "the thing about my ex" takes the count after it and the next
+    message that goes on with "she"; what comes after about something else stays."""
+    services = fake_services(tmp_path)
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(["ugh my ex sofia texted me again. third time this month",
+                                   "she moved back to buenos aires, idk why she keeps writing",
+                                   "I work Saturday mornings at the cafe on Rue Bernard."]):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    assert "sofia" in _alive(services)
+    services.writer.process("forget the thing about my ex, i don't want that saved", session_id=session,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in ("sofia", "third time", "buenos aires") if g in alive], alive
+    assert "Rue Bernard" in alive, alive
+
+
+def test_a_story_told_last_in_a_message_goes_on_in_the_next(tmp_path):
+    """A message that first told something else and the story last: the next message going on with "she" goes too,
+    and what the message said first stays."""
+    services = fake_services(tmp_path)
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(["I start at the Leeds office on Monday. Also my sister Rosa got arrested.",
+                                   "She was at a protest, the charges might be dropped."]):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    services.writer.process("Please forget what I said about Rosa getting arrested.", session_id=session,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "arrested" not in alive and "protest" not in alive, alive
+    assert "Leeds office" in alive, alive
+
+
+def test_the_next_message_with_a_fact_of_its_own_stays_after_a_story(tmp_path):
+    services = fake_services(tmp_path)
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(["My brother Tom had knee surgery on Friday.", "He starts at Tesco on Monday."]):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    services.writer.process("Forget what I said about Tom's surgery.", session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "surgery" not in alive and "Tesco" in alive, alive
+

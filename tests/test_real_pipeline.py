@@ -244,3 +244,27 @@ def test_cli_errors_are_one_line_with_a_fix(cli_home, tmp_path):
     assert result.returncode == 2 and "line 2" in result.stderr
     listed = json.loads(_memchat("memory", "list", "--json", home=cli_home, db=tmp_path / "e.db").stdout)
     assert [m["content"] for m in listed] == ["The user likes tea."]
+
+
+def test_a_story_of_someone_named_in_lowercase_leaves_what_else_was_said_of_them(real_services):
+    """"dont keep that stuff about cian's assessment": the assessment goes; "cian is 9 and mad into hurling" stays,
+    though a texter's lowercase name is no name the store knows and the embedder finds the two close (held-out set H,
+    round 19: the whole message about the kids went)."""
+    told = ["ah it is. niamh (the wife, shes a nurse) is on nights this week so its me, the two kids and the dog.",
+            "aoife is 14 going on 40 and cian is 9 and mad into hurling, hurl in his hand from morning to night",
+            "im an electrician, work for kellegher electrical out in finglas, mostly domestic rewires",
+            "the dog is bran, old border collie, 11 now and stiff in the back legs",
+            "went to the gp on tuesday and my blood pressure is high, 150 over 95",
+            "my sister orla is in toronto, shes a pharmacist over there",
+            "i play the bodhrán in a session in hughes's every thursday",
+            "my mam is 77 on the 20th of september",
+            "started doing the couch to 5k, week 3 now",
+            "the van is a white transit custom, company one",
+            "cian got assessed for adhd last week, waiting on the report. the school pushed for it."]
+    for day, text in enumerate(told, start=1):
+        real_services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
+    real_services.writer.process("dont keep that stuff about cian's assessment, niamh would kill me if it was written "
+                                 "down anywhere. forget it please", session_id=None, message_id=None, now=40 * 86_400.0)
+    alive = " | ".join(m.content for m in real_services.memories.list_items(statuses=("active",), episodes=True))
+    assert "adhd" not in alive, alive
+    assert "cian is 9" in alive, alive

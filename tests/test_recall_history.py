@@ -476,3 +476,17 @@ def test_a_question_that_does_not_ask_for_now_keeps_what_was_said_first(tmp_path
     services.writer.process("Lichess chess rating went up to 1550 now!", session_id=None, message_id=None, now=2000.0)
     first = [c for c in recall(services, "What was my chess rating in the spring?").candidates if "1400" in c.memory.content]
     assert first and not any(c.reason.startswith("earlier value") for c in first)
+
+
+def test_two_statements_that_share_only_words_of_change_are_on_different_things(tmp_path):
+    """"niamh moved to days… now" is no later word on "the session moved… now": they share only "moved" and "now"
+    (held-out set H, round 19)."""
+    services = fake_services(tmp_path)
+    session_news = "oh the session moved as well, hughes's changed it to tuesdays cos of some comedy night theyre running now."
+    services.writer.process(session_news, session_id=None, message_id=None, now=1000.0)
+    services.writer.process("niamh moved to days btw, no more night shifts for her now",
+                            session_id=None, message_id=None, now=2000.0)
+    candidates = recall(services, "what night is the session on now?").candidates
+    table = [(c.memory.content, c.reason) for c in candidates]
+    assert any(c.selected and "hughes" in c.memory.content for c in candidates), table
+    assert not any(c.reason.startswith("earlier value") for c in candidates if "hughes" in c.memory.content), table

@@ -781,3 +781,20 @@ def test_a_short_ending_that_names_its_thing_first_is_kept_and_ends_it(tmp_path,
 def test_a_stop_with_no_thing_is_no_content(text):
     from memchat.memory.episodes import has_content
     assert not has_content(text)
+
+
+def test_how_long_something_has_been_is_no_change_and_a_shared_little_word_replaces_nothing(tmp_path):
+    """"my sister orla is in toronto, shes a pharmacist over there, 12 years now" says how long, not that something
+    changed; and it shares only "over" with "blood pressure 150 over 95": the health fact stays (held-out set H,
+    round 19)."""
+    from memchat.memory.distill import is_change
+    assert not is_change("shes a pharmacist over there, 12 years now.")
+    assert not is_change("I've been vegan for ages now.")
+    assert is_change("I cycle to work now.")
+    services = fake_services(tmp_path)
+    services.writer.process("went to the gp on tuesday and my blood pressure is high, 150 over 95, shes put me on ramipril.",
+                            session_id=None, message_id=None, now=1000.0)
+    services.writer.process("also my sister orla is in toronto, shes a pharmacist over there, 12 years now.",
+                            session_id=None, message_id=None, now=2000.0)
+    health = [m for m in services.memories.list_items(statuses=("active", "superseded")) if "blood pressure" in m.content]
+    assert health and all(m.status == "active" for m in health), [(m.content, m.status) for m in health]

@@ -33,6 +33,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("son", "child", "son|lad|boy|儿子|小子"),
     ("daughter", "child", "daughter|girl|lass|女儿|闺女"),
     ("spouse", "family", "spouse|partner|other half|husband|wife|hubby|missus|significant other|girlfriend|boyfriend|gf|bf|fiance|fiancee|fiancé|fiancée|男朋友|女朋友|未婚夫|未婚妻|爱人|另一半|对象|伴侣|那口子|老伴|孩子他爸|孩子他妈|孩子她妈"),
+    ("ex", "family", "ex|exes|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|ex-partner|ex-fiance|ex-fiancee|ex-fiancé|"
+                     "ex-fiancée|前妻|前夫|前女友|前男友|前任"),
     ("husband", "spouse", "husband|hubby|老公|丈夫|先生"),
     ("wife", "spouse", "wife|missus|老婆|妻子|媳妇|太太"),
     ("sibling", "family", "sibling|siblings|兄弟姐妹"),
@@ -48,7 +50,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                    "工作|上班|公司|单位|职业|工作室"),
     ("boss", "work", "boss|manager|supervisor|line manager|team lead|team leader|领导|老板|上司|组长|主管|经理|"
                    "站长|店长|厂长|主任|总监|队长"),
-    ("colleague", "work", "colleague|coworker|co-worker|workmate|teammate|同事"),
+    ("colleague", "work", "colleague|coworker|co-worker|workmate|work mate|teammate|crew|同事|工友"),
     # home
     ("home", None, "home|house|flat|apartment|address|live|lives|moved to|moved into|relocated|"
                    "住|住在|老家|房子|家里|搬到|搬去|搬家"),

@@ -27,7 +27,8 @@ RELATIVES = (
     "friend|best friend|boss|ex-boss|manager|colleague|coworker|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
     "cousin|neighbour|neighbor|eldest|youngest|oldest|kids?|children|parents|folks|in-laws|sister-in-law|brother-in-law|"
     "mother-in-law|father-in-law|lad|lass|boy|girl|wee one|little one|other half|hubby|missus|stepdad|stepmum|stepmom|"
-    "nan|nana|gran|granny|grandad|granddad|niece|nephew|stepson|stepdaughter|grandson|granddaughter"
+    "nan|nana|gran|granny|grandad|granddad|niece|nephew|stepson|stepdaughter|grandson|granddaughter|"
+    "ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|ex-partner"
 )
 CN_RELATIVES = ("妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|男朋友|女朋友|朋友|"
                 "同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")
@@ -50,7 +51,8 @@ _NEW_DIET = (r"\b(?:going|went|turned|turning) (?:fully |full |completely |total
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|renamed|"
     r"(?:now|these days) (?:called|named|goes by|answers to)|answers to|"
-    r"traded (?:\w+ )*?in for|(?:now|these days|nowadays)(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
+    r"traded (?:\w+ )*?in for|(?<!\byears )(?<!\byear )(?<!\bmonths )(?<!\bweeks )(?<!\bages )(?<!\bwhile )(?<!\bdecades )(?<!\bdays )"
+    r"(?:now|these days|nowadays)(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
     r"now (?:on|doing|learning|playing|into)|back to|started \w+ing (?:\w+ ){0,3}again|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
     r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|"
     rf"{_NEW_DIET}|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而|新家",

@@ -118,7 +118,12 @@ def object_terms(text: str) -> set[str]:
     """The words that can name the thing a change or retirement is about ("the Niva", "尤克里里"); not when it
     happened ("last week", 上个月)."""
     return {t for t in query_terms(text) if (len(t) >= 4 or len(t) == 3 and concepts_in(t) or (has_cjk(t) and len(t) == 2))
-            and t not in RETIREMENT_WORDS and t not in ("their", "用户") and not _TIME_TERM.search(t)}
+            and t not in RETIREMENT_WORDS and t not in _NO_THING and not _TIME_TERM.search(t)}
+
+
+_NO_THING = frozenset({"their", "用户", "over", "about", "around", "after", "before", "under", "since", "still", "just",
+                       "really", "very", "back", "into", "onto", "from", "with", "then", "there", "here", "also", "even"})
+"""Words of four letters or more that name no thing: "she's a pharmacist over there" and "150 over 95" share none."""
 
 
 _PRONOUN_OBJECT = re.compile(r"^\S*(?:\s+\S+)?\s+(?:it|them|that)\b|\b(?:it|them|that) (?:in|up|away|go)\b", re.IGNORECASE)

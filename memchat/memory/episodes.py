@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memchat.memory.distill import CN_LIKES, LIKES, RETIRING_ACT
+from memchat.memory.distill import CN_LIKES, LIKES, RELATIVES, RETIRING_ACT
 from memchat.memory.endings import retired_terms
 from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
@@ -117,7 +117,11 @@ def has_content(sentence: str) -> bool:
         return True  # a name or a place, mid-sentence
     words = re.findall(r"[a-z']+", sentence.lower())
     content = [w for w in words if w not in PHATIC and w not in STOPWORDS and len(w) > 2 and w.strip("'") != "i'm"]
-    return len(content) >= 3
+    return len(content) >= 3 or len(content) >= 2 and bool(_ONES_PERSON.search(sentence))
+
+
+_ONES_PERSON = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b", re.IGNORECASE)
+"""Someone in the user's life: "ugh my ex sofia texted me again" says something of them in fewer words."""
 
 
 def kept_sentences(text: str) -> list[str]:

@@ -19,7 +19,8 @@ from memchat.memory.terms import has_cjk, query_terms
 
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
            r"listen|anyway|anyways|well|ugh|"
-           r"one more thing|on second thought|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
+           r"one more thing|on second thoughts?|on reflection|in hindsight|come to think of it|thinking about it|"
+           r"having thought about it|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
 _FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
            r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?")
@@ -45,7 +46,8 @@ _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
          rf"(?:discard|scrub|strike|get rid of|throw away|throw out|lose|bin|ditch){_WHAT_WAS_SAID}|"
-         rf"ignore(?=\s+what i (?:said|told you|mentioned)\b)|"
+         rf"ignore(?=\s+(?:what|everything|anything|all|whatever)(?: that)? i (?:said|told you|mentioned)\b)|"
+         rf"disregard{_WHAT_WAS_SAID}|"
          rf"{_NOT}\s+(?:remember|memori[sz]e|record|note down)(?=\s+the\s+(?:[\w'-]+\s+){{1,3}}{_SAID_THING}\b))")
 
 _THING_SAID = (rf"(?:that|this|it|any of (?:that|this|it)|all (?:of )?(?:that|this)|anything (?:about|of) .+?|"
@@ -58,7 +60,8 @@ EN_REQUESTS: tuple[str, ...] = (
     rf"^(?:would|do) (?:you|u) mind (?:forgetting\b|(?:deleting|erasing|removing|wiping|scrapping|dropping|not (?:keeping|"
     rf"remembering|storing|saving)){_WHAT_WAS_SAID})(?P<t>.*)$",
     rf"^{_FAVOUR}(?:please\s+)?(?:forget\b|(?:delete|erase|remove|wipe|scrap|scratch|drop|bin|ditch){_WHAT_WAS_SAID})(?P<t>.*)$",
-    r"^(?:i'?d (?:rather|prefer)(?: it)?(?: if| that)? you didn'?t|i'?d prefer you not to|i don'?t want you(?: to)?)\s+"
+    r"^(?:i(?:'?d| would) (?:much |really )?(?:rather|prefer)(?: it)?(?: if| that)? you (?:didn'?t|did not)|"
+    r"i(?:'?d| would) (?:much |really )?prefer you not to|i (?:don'?t|do not) want you(?: to)?)\s+"
     r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
     r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
@@ -126,6 +129,8 @@ _NOT_A_REQUEST = re.compile(
     r"\b(?:drop|skip|scrap|lose|cut|remove|get rid of|ditch|discard|ignore|strike|scrub)\s+"
     r"(?:the\s+|all\s+the\s+|those\s+|these\s+|your\s+)?(?:lists?|bullets?|bullet points|emojis?|formatting|"
     r"headings?|headers?|tables?|jargon|small talk|intros?|preambles?|pleasantries|fluff|waffle)\b|"
+    r"\bkeep(?:ing)?\s+(?:your\s+|the\s+|my\s+)?(?:answers?|repl(?:y|ies)|responses?|messages?|it|things)\s+"
+    r"(?:so\s+|too\s+|that\s+|this\s+)?(?:long|short|brief|simple|formal|casual|wordy|concise|light)\b|"
     r"^\s*(?:how|what(?!\s+i\s+(?:said|told|mentioned|shared)\b)|why|where|when|should i|can i|do i|is it)\b|怎么|如何|是不是|要不要|应不应该|(?:想|老是|总是|容易|经常)"
     r"(?:忘|删)|^我(?:已经|刚|都|就|昨天|今天)?把|"
     r"^(?!.*(?:你|帮我|给我|请|麻烦|把|别|不要|吧|呗|啊|哈|呀|啦)).*(?:全部|全都|都|全|统统)(?:忘了|删了)|\bstrike (?:a|up)\b|\bsave the date\b|\b(?:keep|save|store) (?:me|us)\b|\bforget (?:me|it all|everything and)\b(?! about)|\bforget me not\b|\bi (?:always |often |keep )?forget\b|\bforgot to\b|\bi (?:totally |completely |almost |nearly )?forgot\b",
@@ -139,8 +144,8 @@ _EN_CONTAINER = re.compile(
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
     r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories)\s+)?"
     r"(?:where\s+)?"
-    r"(?:(?:i|that i|you know)\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote)"
-    r"\s*(?:you|u|to you)?\s*|"
+    r"(?:(?:i|that i|you know)\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote|gave)"
+    r"\s*(?:you|u|to you|with you)?\s*|"
     r"you know\s+|"
     r"i (?:told|said) (?:you|u)\s+)?"
     r"(?:(?:about|on|regarding|re:?|of|concerning|from|with)\s+)?",
@@ -149,10 +154,10 @@ _EN_CONTAINER = re.compile(
 _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
-    r"\bi (?:mentioned|said|told)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
+    r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
     r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|\bfrom (?:wherever|whatever)\b|"
     r"\bfrom (?:your|the) (?:files?|brain|head|database|system|storage|logs?|memory bank|notebook)\b|"
-    r"\bhaha\b)).*$",
+    r"\bhaha\b|\b(?:entirely|completely|altogether|for good|forever|permanently)\s*(?=[.,;:!?]|$))).*$",
     re.IGNORECASE,
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")

@@ -637,6 +637,12 @@ _SAID_ANEW = re.compile(r"\b(?:moved|switched|changed|went up|gone up|dropped to
 """A value said as a change ("went up to 1550", 升到业余七级, 不在食堂干了): a bare "now" is said of anything."""
 
 
+_CHANGE_TERMS = frozenset(query_terms("now currently nowadays moment days moved switched changed went gone dropped up down "
+                                     "longer 现在 目前 如今"))
+"""The words of asking for now and of saying a change: two statements that share only these ("niamh moved to days
+now", "the session moved… now") are on different things."""
+
+
 def said_anew(candidates: list[Candidate], query: str, asked: Sequence[str]) -> dict[int, int]:
     """For a question that asks for now ("我下象棋现在是几级", "What's my chess rating now?"): a statement said later on
     the same thing as a change ("升到业余七级了", "went up to 1550 now", "现在不在食堂干了") holds now, and the earlier one
@@ -646,9 +652,10 @@ def said_anew(candidates: list[Candidate], query: str, asked: Sequence[str]) -> 
     over ("秀梅现在不在食堂干了"). Maps the earlier to the later."""
     if not _NOW_ASKED.search(query):
         return {}
-    wanted = _things(query)
+    wanted = _things(query) - _CHANGE_TERMS
     slots = [BY_NAME[slot] for slot in asked if slot in BY_NAME]
-    active = [(c.memory, _things(c.memory.content)) for c in candidates if c.memory.status == "active" and not c.memory.pinned]
+    active = [(c.memory, _things(c.memory.content) - _CHANGE_TERMS) for c in candidates
+              if c.memory.status == "active" and not c.memory.pinned]
     older: dict[int, int] = {}
     for new, new_things in active:
         if not wanted & new_things or not _SAID_ANEW.search(new.content):

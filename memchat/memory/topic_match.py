@@ -45,6 +45,11 @@ _CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 """Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
 
+def names_someone(topic: str) -> bool:
+    """Whether a forget topic names a person ("Rosa getting arrested", "my brother's debts", 表妹失业)."""
+    return bool(_PEOPLE.search(topic)) or any(p in topic for p in _CN_PEOPLE)
+
+
 _CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
                              r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$|相关的?(?:都|内容|信息|东西|事)?$")
 """The frame of a Chinese forget topic: when it was said, and "that matter"."""
@@ -196,7 +201,7 @@ _GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|
 
 
 _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next)|birthday|works? (?:at|as|for|in)|lives? (?:in|at|with)|"
-                       r"moved to|starts? (?:uni|school|college|work|a new)|married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
+                       r"moved to|(?:starts?|started|starting) (?:at|uni|school|college|work|a new)|new job|got a job|married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
                        re.IGNORECASE)
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
 
@@ -287,9 +292,10 @@ def _a_fragment(sentence: str) -> bool:
 
 
 _DETAIL = re.compile(r"\W*(?:\d|(?:dr|mr|mrs|ms|prof)\b\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
-                     r"(?:since|until|till|every) )", re.IGNORECASE)
-"""How a detail added to a sentence opens: a number, a title, a day, a since or an every ("Dentist on Friday at 3."
-opens on a thing of its own)."""
+                     r"(?:since|until|till|every) |(?:the\s+)?(?:second|third|fourth|fifth|sixth|\d+(?:nd|rd|th)|"
+                     r"umpteenth|nth|another|one more)\s+time\b)", re.IGNORECASE)
+"""How a detail added to a sentence opens: a number, a title, a day, a since or an every, how many times it happened
+("third time this month") ("Dentist on Friday at 3." opens on a thing of its own)."""
 
 
 def without_topic(content: str, topic: str) -> str:
@@ -499,8 +505,8 @@ class TopicMatcher:
                 shared = topic_terms & (words | _kin(topic_terms, words)) - (named if story else set())
                 if topic_terms - people:  # "my mum's diagnosis": the mum alone is not the topic
                     shared -= people
-                if owners and people - owners:  # "Priti's husband": Priti is only whose he is
-                    shared -= owners
+                if owners and (people - owners or topic_terms - owners - people - _VAGUE):  # "Priti's husband": Priti
+                    shared -= owners  # is only whose he is; "cian's assessment": the assessment, not all said of cian
                 same_thing = not shared and asked and concept_overlap(asked, concepts_in(memory.content))
                 shared = shared or (same_thing or set())
                 if same_thing and close[memory.id] >= FORGET_SIMILARITY - FORGET_MARGIN and len(close) < MIN_BACKGROUND:

@@ -72,7 +72,15 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
+from memchat.memory.topic_match import (
+    TopicMatcher,
+    about,
+    goes_on,
+    names_someone,
+    speaks_of_them,
+    told_units,
+    without_topic,
+)
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -602,12 +610,16 @@ class MemoryWriter:
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
             if topic:  # a long message's next window, or the next message, goes on with the story ("His accountant…",
                 someone = names_only_people(topic)  # a person: the messages that go on with "she" or "he" go too
-                for gone in [e for i, e in episodes.items() if i not in rest]:  # "She's seeing a married man."): it goes
+                for gone in [e for i, e in episodes.items()  # "She's seeing a married man."): it goes; so does
+                             if i not in rest or told_units(e.content)[-1] not in rest[i]]:  # after a message that
+                    # told other things first and the story last ("New job Monday. Also my ex texted me again.")
                     later = self.memories.later_windows(gone)
-                    for window in later + (self.memories.told_next(gone) if someone else []):
+                    # a story of someone ("Rosa getting arrested") goes on in the next message only in what opens
+                    # on them and holds no fact of its own ("She was at a protest…", not "She works at Tesco")
+                    for window in later + (self.memories.told_next(gone) if someone or names_someone(topic) else []):
                         sentences = split_sentences(window.content)
                         going = next((n for n, sentence in enumerate(sentences)
-                                      if not (goes_on(sentence) if window in later else
+                                      if not (goes_on(sentence) if window in later or not someone else
                                               speaks_of_them(sentence, topic) and not (story and states_who(sentence)))),
                                      len(sentences))
                         if window.id in episodes or going == 0:
