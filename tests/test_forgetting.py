@@ -852,6 +852,15 @@ def test_same_as_a_request_before_in_other_words(tmp_path, asked):
     # "forget it" with an adverb after it still calls back to what was said before
     ("My brother lost his job last week. Please forget it entirely.", "My brother lost his job last week"),
     ("Forget my old address completely.", "my old address"),
+    ("Forget my ex entirely please.", "my ex"),
+    # found in review: more ways to name what was said, and to ask formally
+    ("Ignore everything I've said about my mum.", "my mum"),
+    ("Ignore the stuff I said about Marco.", "Marco"),
+    ("Please ignore all of what I told you about my debts.", "my debts"),
+    ("Please disregard everything I said earlier about my sister's divorce.", "my sister's divorce"),
+    ("Forget the figures I gave you about my savings.", "my savings"),
+    ("I would appreciate it if you did not keep a record of my diagnosis.", "my diagnosis"),
+    ("It would be better if you did not remember my salary.", "my salary"),
 ])
 def test_formal_and_adverbial_ways_to_ask_to_forget(text, topic):
     """Found on a fresh held-out set (H, round 19): "disregard", "I would prefer that you did not keep a record of",
@@ -862,7 +871,12 @@ def test_formal_and_adverbial_ways_to_ask_to_forget(text, topic):
 
 @pytest.mark.parametrize("text", ["Please disregard the typo.", "Disregard the weather forecast, we went anyway.",
                                   "I would prefer that you did not keep answers so long.",
-                                  "I would rather you did not use bullet points."])
+                                  "I would rather you did not use bullet points.",
+                                  # found in review: a person, a manner, a reply style, someone else's words
+                                  "Just disregard my husband, he's joking.", "Please disregard my spelling, I'm on my phone.",
+                                  "I would prefer that you did not keep suggesting recipes with nuts.",
+                                  "Disregard what the doctor said, I got a second opinion.",
+                                  "I do not want you to keep saying sorry all the time."])
 def test_disregarding_a_thing_or_a_reply_style_is_no_request_to_forget(text):
     from memchat.memory.forget_requests import forget_topic
     assert forget_topic(text) is None
@@ -891,14 +905,27 @@ def test_a_story_told_last_in_a_message_goes_on_in_the_next(tmp_path):
     and what the message said first stays."""
     services = fake_services(tmp_path)
     session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["I start at the Leeds office on Monday. Also my sister Rosa got arrested.",
-                                   "She was at a protest, the charges might be dropped."]):
+    for minute, text in enumerate(["I start at the Leeds office on Monday. Also my sister has a secret.",
+                                   "She's seeing a married man.", "They're doing roadworks outside my flat all week."]):
         services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
-    services.writer.process("Please forget what I said about Rosa getting arrested.", session_id=session,
-                            message_id=None, now=9 * DAY)
+    services.writer.process("Forget that thing about my sister.", session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
-    assert "arrested" not in alive and "protest" not in alive, alive
-    assert "Leeds office" in alive, alive
+    assert "secret" not in alive and "married man" not in alive, alive
+    assert "Leeds office" in alive and "roadworks" in alive, alive
+
+
+@pytest.mark.parametrize("after", ["He's been made head chef at the Clarence.", "They say the storm will hit Galway tomorrow.",
+                                   "His wife Ana is expecting twins in May."])
+def test_the_next_message_after_a_story_of_someone_stays(tmp_path, after):
+    """Found in review: a story about someone ("Tom's surgery") takes only its own message; the next one that opens
+    on "he" or "they" may be about anything."""
+    services = fake_services(tmp_path)
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(["My friend Tom had knee surgery on Friday.", after]):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    services.writer.process("Forget what I said about Tom's surgery.", session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "surgery" not in alive and after[:14] in alive, alive
 
 
 def test_the_next_message_with_a_fact_of_its_own_stays_after_a_story(tmp_path):
@@ -910,3 +937,16 @@ def test_the_next_message_with_a_fact_of_its_own_stays_after_a_story(tmp_path):
     alive = _alive(services)
     assert "surgery" not in alive and "Tesco" in alive, alive
 
+
+
+def test_a_place_in_the_next_message_is_nobody_else(tmp_path):
+    """Found in review: "She moved back to Buenos Aires" goes on about the ex; the capitals are a place, not a person."""
+    services = fake_services(tmp_path)
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(["My ex Sofia texted me again. Third time this month.",
+                                   "She moved back to Buenos Aires, idk why she keeps writing."]):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    services.writer.process("forget the thing about my ex, i don't want that saved", session_id=session,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "Sofia" not in alive and "Buenos Aires" not in alive, alive

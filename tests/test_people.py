@@ -160,3 +160,20 @@ def test_more_ways_of_saying_who_is_who(said, relation, name):
 def test_a_relation_beside_no_name_names_no_one(said):
     from memchat.memory.people import named_relations
     assert named_relations([said]) == {}
+
+
+@pytest.mark.parametrize(("text", "relation", "names"), [
+    ("我女儿叫陈思雨，我们都喊她小雨，二十八岁了。", "daughter", {"陈思雨", "小雨"}),
+    ("我老公叫陈建国，在银行上班，我叫他老陈。", "husband", {"陈建国", "老陈"}),
+    ("My daughter Siobhan, we all call her Shiv, is 20.", "daughter", {"Siobhan", "Shiv"}),
+    ("My brother Thomas, who goes by Tom, lives in Leeds.", "brother", {"Thomas", "Tom"}),
+])
+def test_a_nickname_said_after_the_name_is_a_name_of_the_same_person(text, relation, names):
+    """"小雨真的去深圳了" is news of the daughter when she was introduced as "陈思雨，我们都喊她小雨" (held-out set H)."""
+    from memchat.memory.people import named_relations
+    assert named_relations([text])[relation] == names
+
+
+def test_a_name_for_something_else_is_no_nickname():
+    from memchat.memory.people import named_relations
+    assert named_relations(["My son Jack, we call him the little monster."])["son"] == {"Jack"}

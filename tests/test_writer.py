@@ -798,3 +798,33 @@ def test_how_long_something_has_been_is_no_change_and_a_shared_little_word_repla
                             session_id=None, message_id=None, now=2000.0)
     health = [m for m in services.memories.list_items(statuses=("active", "superseded")) if "blood pressure" in m.content]
     assert health and all(m.status == "active" for m in health), [(m.content, m.status) for m in health]
+
+
+
+@pytest.mark.parametrize(("news", "kept"), [
+    ("GOT THE JOB!! start with esb networks on may 5th.", "esb networks"),
+    ("Huge news: we relocated! The new place is in Navan.", "Navan"),
+    ("New manager! Nice guy so far.", "New manager"),
+])
+def test_news_that_names_no_value_is_kept_as_said_not_as_a_fact(tmp_path, news, kept):
+    """"The user GOT THE JOB!!" as the user's employer outranked the job itself for "who am I working for now?" and
+    replaced the one named before; the message keeps the news in the user's words (held-out set H, round 19)."""
+    services = fake_services(tmp_path)
+    services.writer.process("I work for Kellegher Electrical in Finglas.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("I live in Drumcondra.", session_id=None, message_id=None, now=1500.0)
+    services.writer.process("My manager is Declan.", session_id=None, message_id=None, now=1700.0)
+    services.writer.process(news, session_id=None, message_id=None, now=2000.0)
+    typed = services.memories.list_items(statuses=("active",))
+    assert not any(m.attribute in ("employer", "job", "home", "manager") and m.content.rstrip("!.") in (
+        "The user GOT THE JOB", "The user relocated", "New manager", "The user's new manager") for m in typed), typed
+    assert any(m.content.startswith(("The user works for Kellegher", "The user work for Kellegher", "The user lives"))
+               for m in typed), [m.content for m in typed]
+    episodes = services.memories.list_items(statuses=("active",), episodes=True)
+    assert any(kept in m.content for m in episodes), [m.content for m in episodes]
+
+
+def test_news_with_its_value_is_a_fact(tmp_path):
+    services = fake_services(tmp_path)
+    services.writer.process("got the job!! starting at Deloitte in March", session_id=None, message_id=None, now=2000.0)
+    assert any(m.attribute == "employer" and "Deloitte" in m.content
+               for m in services.memories.list_items(statuses=("active",)))

@@ -202,7 +202,8 @@ def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
     if not words:
         return None
     stems = sorted({" ".join(stem(w) for w in word.split()) for word in words}, key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b(?!-in-law)")  # a brother-in-law is no brother
+    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b(?!-in-law)(?<!\bex(?=-))")  # a
+    # brother-in-law is no brother; an ex-smoker, ex-army or an ex-colleague no ex
 
 
 _NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)", "我妹": "(?!夫)", "我姐": "(?!夫)",

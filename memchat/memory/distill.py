@@ -51,8 +51,7 @@ _NEW_DIET = (r"\b(?:going|went|turned|turning) (?:fully |full |completely |total
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|renamed|"
     r"(?:now|these days) (?:called|named|goes by|answers to)|answers to|"
-    r"traded (?:\w+ )*?in for|(?<!\byears )(?<!\byear )(?<!\bmonths )(?<!\bweeks )(?<!\bages )(?<!\bwhile )(?<!\bdecades )(?<!\bdays )"
-    r"(?:now|these days|nowadays)(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
+    r"traded (?:\w+ )*?in for|(?:now|these days|nowadays)(?=\W*$|\s*,\s*(?:so|and|but|which|because)\b)|(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs) (?:in|near|on)|"
     r"now (?:on|doing|learning|playing|into)|back to|started \w+ing (?:\w+ ){0,3}again|(?:i'?ve|i have|we'?ve|we have) (?:now )?gone (?:fully |full |completely |"
     r"totally )?(?!to\b|back\b|out\b|home\b|through\b|over\b|off\b|up\b|down\b|and\b)\w+)\b|"
     rf"{_NEW_DIET}|换成|换到|换了|改成|改到|挪到|调到|改学|改去|转而|新家",
@@ -242,7 +241,13 @@ def is_switch(clause: str) -> bool:
 
 
 def is_change(clause: str) -> bool:
-    return bool(CHANGE.search(clause))
+    return bool(CHANGE.search(_HOW_LONG.sub(" ", clause)))
+
+
+_HOW_LONG = re.compile(r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several|many|"
+                       r"some|couple of|for|a long|a good)\s+)(?:\w+\s+)?(?:years?|yrs?|months?|weeks?|days|ages|decades?|"
+                       r"while|time|fortnight)\s+now\b|\bsince \w+ now\b", re.IGNORECASE)
+"""How long something has been ("12 years now", "for ages now", "a fortnight now"): no change ("I work days now" is)."""
 
 
 def is_retirement(clause: str) -> bool:

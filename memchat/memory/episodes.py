@@ -117,11 +117,14 @@ def has_content(sentence: str) -> bool:
         return True  # a name or a place, mid-sentence
     words = re.findall(r"[a-z']+", sentence.lower())
     content = [w for w in words if w not in PHATIC and w not in STOPWORDS and len(w) > 2 and w.strip("'") != "i'm"]
-    return len(content) >= 3 or len(content) >= 2 and bool(_ONES_PERSON.search(sentence))
+    return len(content) >= 3 or bool(_ONES_PERSON_DOING.search(sentence))
 
 
-_ONES_PERSON = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b", re.IGNORECASE)
-"""Someone in the user's life: "ugh my ex sofia texted me again" says something of them in fewer words."""
+_ONES_PERSON_DOING = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b(?:\s+[\w']+){{0,2}}?\s+(?:\w+ed|is|are|was|"
+                                r"were|has|had|got|gets|says|said|told|rang|came|went|left|lives|works|keeps|wants|"
+                                r"needs|texts|calls|starts|quit|won|lost|broke|fell)\b", re.IGNORECASE)
+"""Someone in the user's life doing something: "ugh my ex texted me again" is news in few words; "sorry my friend,
+typo" and "oh my god girl" are not."""
 
 
 def kept_sentences(text: str) -> list[str]:

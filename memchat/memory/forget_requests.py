@@ -39,6 +39,11 @@ _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everyth
 "the bit about", "the whole landlord dispute thing") — not "potatoes in the fridge", "the weeds", "cash at home",
 which is advice."""
 _KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
+_SAID_BY_ME = (r"\s+(?:what|everything|anything|all(?: of what)?|whatever|(?:the|that|those|any|all the)\s+(?:[\w'-]+\s+){0,2}?"
+               r"(?:stuff|bits?|parts?|things?|info|information|details?|story|figures?|numbers?))(?: that)?\s+"
+               r"i(?:'ve| have)?\s+(?:just\s+|already\s+|ever\s+)?(?:said|told|mentioned|shared|gave|wrote)\b")
+"""What the user said, after "ignore" or "disregard": "disregard everything I told you about…", "ignore the stuff I said
+about Marco" — not "disregard my husband, he's joking" or "ignore the typos"."""
 """Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
 write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
 _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
@@ -46,8 +51,7 @@ _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
          rf"(?:discard|scrub|strike|get rid of|throw away|throw out|lose|bin|ditch){_WHAT_WAS_SAID}|"
-         rf"ignore(?=\s+(?:what|everything|anything|all|whatever)(?: that)? i (?:said|told you|mentioned)\b)|"
-         rf"disregard{_WHAT_WAS_SAID}|"
+         rf"(?:ignore|disregard)(?={_SAID_BY_ME})|"
          rf"{_NOT}\s+(?:remember|memori[sz]e|record|note down)(?=\s+the\s+(?:[\w'-]+\s+){{1,3}}{_SAID_THING}\b))")
 
 _THING_SAID = (rf"(?:that|this|it|any of (?:that|this|it)|all (?:of )?(?:that|this)|anything (?:about|of) .+?|"
@@ -61,9 +65,10 @@ EN_REQUESTS: tuple[str, ...] = (
     rf"remembering|storing|saving)){_WHAT_WAS_SAID})(?P<t>.*)$",
     rf"^{_FAVOUR}(?:please\s+)?(?:forget\b|(?:delete|erase|remove|wipe|scrap|scratch|drop|bin|ditch){_WHAT_WAS_SAID})(?P<t>.*)$",
     r"^(?:i(?:'?d| would) (?:much |really )?(?:rather|prefer)(?: it)?(?: if| that)? you (?:didn'?t|did not)|"
+    r"i(?:'?d| would) (?:really )?appreciate it if you (?:didn'?t|did not)|it would be (?:better|best) if you (?:didn'?t|did not)|"
     r"i(?:'?d| would) (?:much |really )?prefer you not to|i (?:don'?t|do not) want you(?: to)?)\s+"
-    r"(?:keep|keeping|remember|remembering|store|storing|save|saving|know|knowing|hold(?:ing)? on ?to|"
-    r"hang(?:ing)? on ?to)\b(?P<t>.*)$",
+    r"(?:keep(?:ing)?(?!\s+(?:on\s+)?\w+ing\b)|remember|remembering|store|storing|save|saving|retain|retaining|know|"
+    r"knowing|hold(?:ing)? on ?to|hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^i (?:really )?(?:don'?t|do not) want\s+(?P<t>{_THING_SAID})\s+(?:saved|stored|kept|remembered|recorded|on (?:file|record))\b",
     rf"^i'?d (?:rather|prefer)\s+(?P<t>{_THING_SAID})\s+(?:wasn'?t|weren'?t|isn'?t|aren'?t|was not|were not|not be|didn'?t get)\s+"
@@ -140,15 +145,16 @@ _NOT_A_REQUEST = re.compile(
 request to us."""
 
 _EN_CONTAINER = re.compile(
-    r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*"
+    r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*(?:of\s+(?=what\b))?"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
-    r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories)\s+)?"
+    r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories|"
+    r"(?:the )?(?:figures?|numbers?))\s+)?"
     r"(?:where\s+)?"
-    r"(?:(?:i|that i|you know)\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote|gave)"
-    r"\s*(?:you|u|to you|with you)?\s*|"
+    r"(?:(?:i|that i|you know)(?:'ve|\s+have)?\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote|gave)"
+    r"\s*(?:you|u|to you|with you)?\s*(?:(?:earlier|before|yesterday|last time|the other day)\s+)?|"
     r"you know\s+|"
     r"i (?:told|said) (?:you|u)\s+)?"
-    r"(?:(?:about|on|regarding|re:?|of|concerning|from|with)\s+)?",
+    r"(?:(?:about|on|regarding|re:?|of|concerning|from|with|for(?=\s+(?:my|our)\b))\s+)?",
     re.IGNORECASE,
 )
 _EN_TAIL = re.compile(
@@ -157,7 +163,8 @@ _EN_TAIL = re.compile(
     r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
     r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|\bfrom (?:wherever|whatever)\b|"
     r"\bfrom (?:your|the) (?:files?|brain|head|database|system|storage|logs?|memory bank|notebook)\b|"
-    r"\bhaha\b|\b(?:entirely|completely|altogether|for good|forever|permanently)\s*(?=[.,;:!?]|$))).*$",
+    r"\bhaha\b|\b(?:entirely|completely|altogether|for good|forever|permanently)\s*"
+    r"(?=[.,;:!?]|$|(?:please|pls|thanks|thx)\b))).*$",
     re.IGNORECASE,
 )
 _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")

@@ -238,4 +238,20 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
         for match in _CN_NAMED_RELATION.finditer(text):
             if match.group(2) not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(match.group(2)):
                 add(match.group(1), match.group(2))
+                if nickname := _CN_NICKNAME.match(text, match.end()):  # "女儿叫陈思雨，我们都喊她小雨"
+                    add(match.group(1), nickname.group(1))
+        for shape in _NAMED_RELATION:
+            for match in shape.finditer(text):
+                if nickname := _NICKNAME.match(text, match.end()):  # "my daughter Siobhan, we all call her Shiv"
+                    relation = match.group(2) if shape is _NAMED_RELATION[1] else match.group(1)
+                    add(relation.lower(), nickname.group(1) or nickname.group(2))
     return found
+
+
+_CN_NICKNAME = re.compile(r"[^。！!？?]{0,12}?[，,、]\s*(?:我们|我|大家|家里|家里人|平时)?(?:都|一般)?(?:喊|叫)(?:她|他)(?:做)?"
+                          r"((?:小|老|阿)?[\u4e00-\u9fff]{1,2}?)(?=[，,。！!～~\s]|$)")
+"""A nickname said right after the name: "女儿叫陈思雨，我们都喊她小雨"."""
+_NICKNAME = re.compile(r"[^.!?]{0,30}?(?:,|;|—|-|\()\s*(?:but\s+)?(?:we|everyone|everybody|the family|they)\s+(?:all\s+)?"
+                       r"(?:calls?|called)\s+(?:her|him|them)\s+((?-i:[A-Z][a-z]{1,}))\b|"
+                       r"[^.!?]{0,30}?(?:,|\()\s*(?:who\s+)?goes by\s+((?-i:[A-Z][a-z]{1,}))\b", re.IGNORECASE)
+"""A nickname said right after the name: "my daughter Siobhan, we all call her Shiv", "Dad (Peter), goes by Pete"."""

@@ -326,10 +326,12 @@ _CLASSES = frozenset(CONCEPTS[c].parent for c in CONCEPTS) - {None}
 """Concepts with narrower ones (an instrument, a pet): a class has members the lexicon does not list (a charango),
 so no memory naming its words is no sign it was never mentioned. Relations are the exception: the lexicon
 names them all."""
-_SAID_MANY_WAYS = frozenset({"sport", "reply", "digestion", "joints", "back", "hay fever", "allergy", "mental health"})
+_SAID_MANY_WAYS = frozenset({"sport", "reply", "digestion", "joints", "back", "hay fever", "allergy", "mental health",
+                             "medication"})
 """Doings, manners and bodily troubles are told in too many words ("climbed Ben Nevis" for hiking, "dairy
-leaves me bloated" for digestion, "my knees are shot" for joints) for their absence from the lexicon's
-words to mean they were never mentioned; people, animals and things (a blood type, a cat) are not."""
+leaves me bloated" for digestion, "my knees are shot" for joints), and medicines by too many names (ramipril,
+奥美拉唑), for their absence from the lexicon's words to mean they were never mentioned; people, animals and things
+(a blood type, a cat) are not."""
 
 
 def _near_miss(texts: list[str], content: str) -> str:

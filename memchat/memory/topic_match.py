@@ -45,11 +45,6 @@ _CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 """Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
 
-def names_someone(topic: str) -> bool:
-    """Whether a forget topic names a person ("Rosa getting arrested", "my brother's debts", 表妹失业)."""
-    return bool(_PEOPLE.search(topic)) or any(p in topic for p in _CN_PEOPLE)
-
-
 _CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
                              r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$|相关的?(?:都|内容|信息|东西|事)?$")
 """The frame of a Chinese forget topic: when it was said, and "that matter"."""
@@ -221,7 +216,11 @@ def speaks_of_them(sentence: str, topic: str) -> bool:
     she = r"she|her|她" if female or not male else ""
     he = r"he|him|his|他" if male or not female else ""
     opens = re.match(rf"^\W*(?:{'|'.join(p for p in (she, he) if p)})(?:\b|(?=[\u4e00-\u9fff]))", sentence, re.IGNORECASE)
-    return bool(opens) and not _ANOTHER_PERSON.search(sentence)
+    return bool(opens) and not _ANOTHER_PERSON.search(_PLACE.sub(" ", sentence))
+
+
+_PLACE = re.compile(r"\b(?:to|in|at|from|near)\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))*")
+"""A place ("moved back to Buenos Aires"), whose capitals name nobody."""
 
 
 def goes_on(sentence: str) -> bool:

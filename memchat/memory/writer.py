@@ -76,7 +76,6 @@ from memchat.memory.topic_match import (
     TopicMatcher,
     about,
     goes_on,
-    names_someone,
     speaks_of_them,
     told_units,
     without_topic,
@@ -211,7 +210,10 @@ def _topics(text: str) -> set[str]:
     return {group[0] for group in _TOPICS if any(word in lowered for word in group)}
 
 
-_NO_VALUE = frozenset(search_terms("new now my our the a an is it's got have has"))
+_NO_VALUE = frozenset(search_terms("new now my our the a an is it's got have has job jobs position role offer news big huge "
+                                   "finally moved relocated place"))
+_NEWS_SLOTS = frozenset({"employer", "job", "home", "manager"})
+"""Slots whose bare news ("GOT THE JOB!!", "Huge news: we relocated!", "New manager!") says nothing of their value."""
 
 
 def _carries_a_value(draft: MemoryDraft) -> bool:
@@ -221,6 +223,12 @@ def _carries_a_value(draft: MemoryDraft) -> bool:
         return True
     own = set(search_terms(slot.name.replace("_", " ")))  # the slot's name only: "vegetarian" is a diet's value
     return bool(set(search_terms(draft.content)) - own - _USER_WORDS - _NO_VALUE)
+
+
+def _only_news(draft: MemoryDraft) -> bool:
+    """A work or home fact that names no value ("GOT THE JOB!!", "Huge news: we relocated!"): news, not a fact."""
+    return (draft.kind != "event" and draft.attribute in _NEWS_SLOTS and not draft.retirement and not draft.correction
+            and not _carries_a_value(draft))
 
 
 def _said_with(memory: Memory, draft: MemoryDraft, now: float | None) -> bool:
@@ -312,6 +320,10 @@ class MemoryWriter:
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
+                if origin is not None and _only_news(draft):  # the episode keeps the words; a typed "The user GOT
+                    outcomes.append(WriteOutcome("skipped", draft.content, "news with no value: what the message "
+                                                 "said is kept as it was said"))  # THE JOB!!" would outrank the job
+                    continue
                 outcomes.append(self._apply(replace(draft, origin_id=origin), now))
         return outcomes, failures
 
@@ -614,12 +626,10 @@ class MemoryWriter:
                              if i not in rest or told_units(e.content)[-1] not in rest[i]]:  # after a message that
                     # told other things first and the story last ("New job Monday. Also my ex texted me again.")
                     later = self.memories.later_windows(gone)
-                    # a story of someone ("Rosa getting arrested") goes on in the next message only in what opens
-                    # on them and holds no fact of its own ("She was at a protest…", not "She works at Tesco")
-                    for window in later + (self.memories.told_next(gone) if someone or names_someone(topic) else []):
+                    for window in later + (self.memories.told_next(gone) if someone else []):
                         sentences = split_sentences(window.content)
                         going = next((n for n, sentence in enumerate(sentences)
-                                      if not (goes_on(sentence) if window in later or not someone else
+                                      if not (goes_on(sentence) if window in later else
                                               speaks_of_them(sentence, topic) and not (story and states_who(sentence)))),
                                      len(sentences))
                         if window.id in episodes or going == 0:
