@@ -950,3 +950,27 @@ def test_a_place_in_the_next_message_is_nobody_else(tmp_path):
                             message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "Sofia" not in alive and "Buenos Aires" not in alive, alive
+
+
+@pytest.mark.parametrize(("text", "topic", "latest"), [
+    ("Forget what I said, I was drunk.", "", True),
+    ("Disregard what I said, I was drunk.", "", True),
+    ("forget what i said lol", "", True),
+    ("Forget what I said about Tom, it was mean.", "Tom", False),
+    ("请无视我之前说的关于我前任的事", "我前任", False),
+    ("我不希望你记住我工资的事", "工资", False),
+    ("我更希望你不要保存我的住址", "住址", False),
+    ("我不想让你记住我离婚的事", "离婚", False),
+])
+def test_what_i_said_and_more_chinese_ways_to_ask(text, topic, latest):
+    """Found in review (round 19): "what I said" with only a reason after it is the latest thing said; 无视, 不希望你记住,
+    希望你不要保存 ask not to keep."""
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(text)
+    assert request is not None and (request.topic, request.latest) == (topic, latest), request
+
+
+@pytest.mark.parametrize("text", ["他总是无视我说的话", "我不希望你太啰嗦", "我希望你记住我的生日", "我不希望你忘记我的生日"])
+def test_chinese_wishes_that_ask_nothing_of_the_memory(text):
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) is None

@@ -113,6 +113,9 @@ _CN_END = r"(?:了)?(?:吧|啊|哈|啦|呀|哦)*"
 """What may close a Chinese request after its verb: 了 and the sentence's particles ("你就别留着了吧")."""
 CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
+    rf"^{_CN_ASK}无视(?:一下|掉)?(?P<t>我?(?:之前|刚才|刚刚|上次|前面)?(?:跟你|和你)?(?:说|讲|提|告诉你)(?:过)?的.*)$",
+    r"^(?:我)?(?:真的|实在)?(?:不希望|不想让?|不愿意让?)你(?:再)?(?:记住|记着|记得|记录|保存|存着?|留着)(?P<t>.+)$",
+    r"^(?:我)?(?:更|还是|真的)?希望你(?:不要|别|不用)(?:再)?(?:记住|记着|记得|记录|保存|存着?|留着)(?P<t>.+)$",
     r"^(?:你)?(?:别|不要|不用|不必)(?:把|将)(?P<t>.+?)(?:存|记|保存|记录|写)(?:下来|下|住|着|进去)?(?:了|啊|哈|吧)?(?:[，,。！!～~]|$)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)从(?:你的)?(?:记忆|记录|脑子)(?:里|中)?(?:去掉|拿掉|划掉|抹掉|删掉)",
     rf"^{_CN_ASK}(?:把|将)(?P<t>.+?)(?:的记忆|从(?:你的)?记忆(?:里|中)?)?{_CN_VERB}",
@@ -179,10 +182,13 @@ _EN_LATEST = re.compile(
     r"^(?:(?:that|the|this|my|your)\s+)?(?:(?:very\s+)?(?:last|latest|previous|most recent)\s+"
     r"(?:thing|bit|part|message|msg|one|sentence|point|detail)s?|what i (?:just|last)\s+(?:said|told you|told u|mentioned|"
     r"wrote|typed|shared|sent))(?:\s+(?:that\s+)?i\s+(?:just\s+)?(?:said|told you|told u|mentioned|wrote|typed|shared|sent))?"
-    r"(?:\s+(?:about|on|re|regarding)\s+(?P<about>.+))?$",
+    r"(?:\s+(?:about|on|re|regarding)\s+(?P<about>.+))?$|"
+    r"^what i (?:said|told you|told u|mentioned|wrote|typed)(?:\s+(?:earlier|before|just now|a minute ago))?"
+    r"(?:\s+(?:lol|haha|lmao|pls|please|thanks))*$",
     re.IGNORECASE,
 )
-"""A request about the latest thing said: "the last thing I said about Tom", "what I just said", "my last message"."""
+"""A request about the latest thing said: "the last thing I said about Tom", "what I just said", "my last message",
+"what I said" with nothing after it ("Forget what I said, I was drunk")."""
 _CN_LATEST = re.compile(r"刚才|刚刚|上一条|上一句|最后那句|最后一条|最后那条|刚说的")
 
 
@@ -233,8 +239,10 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
         match = pattern.match(stripped)
         if match:
             raw = match.group("t").strip(" \"'“”")
-            latest = (_EN_LATEST.match(raw.strip(" .!?\"'“”"))  # "the last thing I said about Tom, it was mean"
-                      or _EN_LATEST.match(_EN_TAIL.sub("", raw).strip(" .!?\"'“”")))  # "what I just said, it was dumb"
+            # "the last thing I said about Tom, it was mean", "what I just said, it was dumb", "what I said, I was drunk"
+            first_clause = re.split(r"\s*[,;:!?—–]\s*|\.\s|\s-\s", raw)[0]
+            latest = (_EN_LATEST.match(raw.strip(" .!?\"'“”")) or _EN_LATEST.match(_EN_TAIL.sub("", raw).strip(" .!?\"'“”"))
+                      or _EN_LATEST.match(first_clause.strip(" .!?\"'“”")))
             if latest:
                 return ForgetRequest(_trim_en(latest.group("about") or ""), latest=True)
             topic = _trim_en(raw)
