@@ -268,3 +268,23 @@ def test_a_story_of_someone_named_in_lowercase_leaves_what_else_was_said_of_them
     alive = " | ".join(m.content for m in real_services.memories.list_items(statuses=("active",), episodes=True))
     assert "adhd" not in alive, alive
     assert "cian is 9" in alive, alive
+
+
+def test_a_story_of_someone_told_in_other_words_is_found_by_its_concept(real_services):
+    """"forget what i told you about aoife's exam results" reaches "aoife failed her maths mock" (no word shared but
+    her name, which alone takes nothing since round 19), and leaves "aoife is 14"."""
+    told = ["aoife is 14 going on 40 and cian is 9 and mad into hurling",
+            "aoife failed her maths mock, shes gutted",
+            "im an electrician, work for kellegher electrical out in finglas",
+            "the dog is bran, old border collie, 11 now and stiff in the back legs",
+            "my sister orla is in toronto, shes a pharmacist over there",
+            "i play the bodhrán in a session in hughes's every thursday",
+            "my mam is 77 on the 20th of september",
+            "the van is a white transit custom, company one"]
+    for day, text in enumerate(told, start=1):
+        real_services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
+    real_services.writer.process("forget what i told you about aoife's exam results", session_id=None, message_id=None,
+                                 now=40 * 86_400.0)
+    alive = " | ".join(m.content for m in real_services.memories.list_items(statuses=("active",), episodes=True))
+    assert "maths mock" not in alive, alive
+    assert "aoife is 14" in alive, alive
