@@ -157,6 +157,14 @@ def _told(services, *said):
         services.writer.process(text, session_id=None, message_id=None, now=day * DAY)
 
 
+def _told_in_a_chat(services, *said):
+    """`said` as one chat session on day 1, a minute apart; returns the session's id."""
+    session = services.sessions.create("chat", now=DAY).id
+    for minute, text in enumerate(said):
+        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    return session
+
+
 def _alive(services):
     return " | ".join(m.content for m in services.memories.list_items(statuses=("active",), episodes=True))
 
@@ -585,10 +593,8 @@ def test_a_story_told_over_messages_goes_with_the_person(tmp_path, asked):
     """"My sister has a secret." / "She's seeing a married man." / "She's pregnant by him.": the messages that go on
     about her with "she" go with her; the next thing the user talks about stays."""
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["I live in Porto.", "My sister Anna lives in Leeds.", "My sister has a secret.",
-                                   "She's seeing a married man.", "She's pregnant by him.", "I'm off to the gym."]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "I live in Porto.", "My sister Anna lives in Leeds.", "My sister has a secret.",
+                              "She's seeing a married man.", "She's pregnant by him.", "I'm off to the gym.")
     services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert not [g for g in ("secret", "married man", "pregnant") if g in alive], alive
@@ -601,9 +607,7 @@ def test_a_story_told_over_messages_goes_with_the_person(tmp_path, asked):
 def test_the_next_message_about_someone_else_stays(tmp_path, after):
     """Found in review: only "she" goes on about a sister, and only while nobody else is named."""
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["My sister has a secret.", after]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "My sister has a secret.", after)
     services.writer.process("Forget everything about my sister.", session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "secret" not in alive and after[:12] in alive, alive
@@ -887,11 +891,9 @@ def test_a_story_about_an_ex_goes_on_in_the_next_message_and_goes_with_it(tmp_pa
     texter's news about an ex is kept, and forgetting "the thing about my ex" takes the count after it and the next
     message that goes on with "she"; what comes after about something else stays."""
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["ugh my ex sofia texted me again. third time this month",
-                                   "she moved back to buenos aires, idk why she keeps writing",
-                                   "I work Saturday mornings at the cafe on Rue Bernard."]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "ugh my ex sofia texted me again. third time this month",
+                              "she moved back to buenos aires, idk why she keeps writing",
+                              "I work Saturday mornings at the cafe on Rue Bernard.")
     assert "sofia" in _alive(services)
     services.writer.process("forget the thing about my ex, i don't want that saved", session_id=session,
                             message_id=None, now=9 * DAY)
@@ -904,10 +906,8 @@ def test_a_story_told_last_in_a_message_goes_on_in_the_next(tmp_path):
     """A message that first told something else and the story last: the next message going on with "she" goes too,
     and what the message said first stays."""
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["I start at the Leeds office on Monday. Also my sister has a secret.",
-                                   "She's seeing a married man.", "They're doing roadworks outside my flat all week."]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "I start at the Leeds office on Monday. Also my sister has a secret.",
+                              "She's seeing a married man.", "They're doing roadworks outside my flat all week.")
     services.writer.process("Forget that thing about my sister.", session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "secret" not in alive and "married man" not in alive, alive
@@ -920,9 +920,7 @@ def test_the_next_message_after_a_story_of_someone_stays(tmp_path, after):
     """Found in review: a story about someone ("Tom's surgery") takes only its own message; the next one that opens
     on "he" or "they" may be about anything."""
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["My friend Tom had knee surgery on Friday.", after]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "My friend Tom had knee surgery on Friday.", after)
     services.writer.process("Forget what I said about Tom's surgery.", session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "surgery" not in alive and after[:14] in alive, alive
@@ -930,9 +928,7 @@ def test_the_next_message_after_a_story_of_someone_stays(tmp_path, after):
 
 def test_the_next_message_with_a_fact_of_its_own_stays_after_a_story(tmp_path):
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["My brother Tom had knee surgery on Friday.", "He starts at Tesco on Monday."]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "My brother Tom had knee surgery on Friday.", "He starts at Tesco on Monday.")
     services.writer.process("Forget what I said about Tom's surgery.", session_id=session, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "surgery" not in alive and "Tesco" in alive, alive
@@ -942,10 +938,8 @@ def test_the_next_message_with_a_fact_of_its_own_stays_after_a_story(tmp_path):
 def test_a_place_in_the_next_message_is_nobody_else(tmp_path):
     """Found in review: "She moved back to Buenos Aires" goes on about the ex; the capitals are a place, not a person."""
     services = fake_services(tmp_path)
-    session = services.sessions.create("chat", now=DAY).id
-    for minute, text in enumerate(["My ex Sofia texted me again. Third time this month.",
-                                   "She moved back to Buenos Aires, idk why she keeps writing."]):
-        services.writer.process(text, session_id=session, message_id=None, now=DAY + minute * 60)
+    session = _told_in_a_chat(services, "My ex Sofia texted me again. Third time this month.",
+                              "She moved back to Buenos Aires, idk why she keeps writing.")
     services.writer.process("forget the thing about my ex, i don't want that saved", session_id=session,
                             message_id=None, now=9 * DAY)
     alive = _alive(services)

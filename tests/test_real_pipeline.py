@@ -261,11 +261,8 @@ def test_a_story_of_someone_named_in_lowercase_leaves_what_else_was_said_of_them
             "started doing the couch to 5k, week 3 now",
             "the van is a white transit custom, company one",
             "cian got assessed for adhd last week, waiting on the report. the school pushed for it."]
-    for day, text in enumerate(told, start=1):
-        real_services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
-    real_services.writer.process("dont keep that stuff about cian's assessment, niamh would kill me if it was written "
-                                 "down anywhere. forget it please", session_id=None, message_id=None, now=40 * 86_400.0)
-    alive = " | ".join(m.content for m in real_services.memories.list_items(statuses=("active",), episodes=True))
+    alive = _alive_after(real_services, told, "dont keep that stuff about cian's assessment, niamh would kill me if it "
+                                              "was written down anywhere. forget it please")
     assert "adhd" not in alive, alive
     assert "cian is 9" in alive, alive
 
@@ -281,10 +278,14 @@ def test_a_story_of_someone_told_in_other_words_is_found_by_its_concept(real_ser
             "i play the bodhrán in a session in hughes's every thursday",
             "my mam is 77 on the 20th of september",
             "the van is a white transit custom, company one"]
-    for day, text in enumerate(told, start=1):
-        real_services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
-    real_services.writer.process("forget what i told you about aoife's exam results", session_id=None, message_id=None,
-                                 now=40 * 86_400.0)
-    alive = " | ".join(m.content for m in real_services.memories.list_items(statuses=("active",), episodes=True))
+    alive = _alive_after(real_services, told, "forget what i told you about aoife's exam results")
     assert "maths mock" not in alive, alive
     assert "aoife is 14" in alive, alive
+
+
+def _alive_after(services, told, request):
+    """What memory holds as active after `told`, a message a day, and then `request`."""
+    for day, text in enumerate(told, start=1):
+        services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
+    services.writer.process(request, session_id=None, message_id=None, now=40 * 86_400.0)
+    return " | ".join(m.content for m in services.memories.list_items(statuses=("active",), episodes=True))

@@ -57,8 +57,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("education", None, "study|studies|studying|student|university|uni|college|school|degree|course|"
                         "mba|masters|phd|diploma|night school|evening class|grade|year group|"
                         "学习|读书|读研|上学|大学|学校|专业|学生|年级|小学|初中|高中|初一|初二|初三|高一|高二|高三"),
-    ("exams", "education", "exam|exams|mock exam|mock exams|mocks|maths mock|math mock|exam results|gcse|gcses|a-level|a-levels|leaving cert|finals|"
-                           "考试|成绩|高考|中考|期末考|考研"),
+    ("exams", "education", "exam|exams|mock exam|mock exams|mocks|maths mock|math mock|exam results|gcse|gcses|"
+                           "a-level|a-levels|leaving cert|finals|考试|成绩|高考|中考|期末考|考研"),
     ("hometown", "home", "hometown|home town|grew up|growing up|born and raised|originally from|"
                          "老家|家乡|哪里人|出生地|土生土长"),
     # animals

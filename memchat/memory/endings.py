@@ -121,9 +121,11 @@ def object_terms(text: str) -> set[str]:
             and t not in RETIREMENT_WORDS and t not in _NO_THING and not _TIME_TERM.search(t)}
 
 
-_NO_THING = frozenset({"their", "用户", "改到", "改成", "换成", "换到", "搬到", "转到", "调到", "挪到", "现在", "over", "about", "around", "after", "before", "under", "since", "still", "just",
-                       "really", "very", "back", "into", "onto", "from", "with", "then", "there", "here", "also", "even"})
-"""Words of four letters or more that name no thing: "she's a pharmacist over there" and "150 over 95" share none."""
+_NO_THING = frozenset({"their", "用户", "改到", "改成", "换成", "换到", "搬到", "转到", "调到", "挪到", "现在", "over",
+                       "about", "around", "after", "before", "under", "since", "still", "just", "really", "very", "back",
+                       "into", "onto", "from", "with", "then", "there", "here", "also", "even"})
+"""Words that name no thing — a change (改到), a preposition: "she's a pharmacist over there" and "150 over 95" share
+none."""
 
 
 _PRONOUN_OBJECT = re.compile(r"^\S*(?:\s+\S+)?\s+(?:it|them|that)\b|\b(?:it|them|that) (?:in|up|away|go)\b", re.IGNORECASE)

@@ -39,13 +39,13 @@ _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everyth
 "the bit about", "the whole landlord dispute thing") — not "potatoes in the fridge", "the weeds", "cash at home",
 which is advice."""
 _KEEPING = rf"{_KEEP_VERBS}{_WHAT_WAS_SAID}"
+"""Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
+write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
 _SAID_BY_ME = (r"\s+(?:what|everything|anything|all(?: of what)?|whatever|(?:the|that|those|any|all the)\s+(?:[\w'-]+\s+){0,2}?"
                r"(?:stuff|bits?|parts?|things?|info|information|details?|story|figures?|numbers?))(?: that)?\s+"
                r"i(?:'ve| have)?\s+(?:just\s+|already\s+|ever\s+)?(?:said|told|mentioned|shared|gave|wrote)\b")
 """What the user said, after "ignore" or "disregard": "disregard everything I told you about…", "ignore the stuff I said
 about Marco" — not "disregard my husband, he's joking" or "ignore the typos"."""
-"""Ways of keeping something, asked not to: a request to forget. Not "keep it short", "keep asking", "don't
-write so much": those are about the reply; not "don't store potatoes in the fridge": that is advice."""
 _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
         r"you don'?t have to|you needn'?t)")
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"

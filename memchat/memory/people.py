@@ -229,6 +229,8 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
                 names = [n for n in name.split(" and ") if n not in _NOT_A_NAME]
                 if names:
                     add(relation.lower(), " and ".join(names))
+                if nickname := _NICKNAME.match(text, match.end()):  # "my daughter Siobhan, we all call her Shiv"
+                    add(relation.lower(), nickname.group(1) or nickname.group(2))
         for roster in rosters(text):
             add(roster.relation, roster.names)
         for match in _COUPLE.finditer(text):
@@ -240,11 +242,6 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
                 add(match.group(1), match.group(2))
                 if nickname := _CN_NICKNAME.match(text, match.end()):  # "女儿叫陈思雨，我们都喊她小雨"
                     add(match.group(1), nickname.group(1))
-        for shape in _NAMED_RELATION:
-            for match in shape.finditer(text):
-                if nickname := _NICKNAME.match(text, match.end()):  # "my daughter Siobhan, we all call her Shiv"
-                    relation = match.group(2) if shape is _NAMED_RELATION[1] else match.group(1)
-                    add(relation.lower(), nickname.group(1) or nickname.group(2))
     return found
 
 

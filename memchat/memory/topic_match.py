@@ -196,7 +196,8 @@ _GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|
 
 
 _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next)|birthday|works? (?:at|as|for|in)|lives? (?:in|at|with)|"
-                       r"moved to|(?:starts?|started|starting) (?:at|uni|school|college|work|a new)|new job|got a job|married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
+                       r"moved to|(?:starts?|started|starting) (?:at|uni|school|college|work|a new)|new job|got a job|"
+                       r"married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
                        re.IGNORECASE)
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
 

@@ -72,14 +72,7 @@ from memchat.memory.speech import (
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
-from memchat.memory.topic_match import (
-    TopicMatcher,
-    about,
-    goes_on,
-    speaks_of_them,
-    told_units,
-    without_topic,
-)
+from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
 from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
@@ -320,9 +313,10 @@ class MemoryWriter:
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
-                if origin is not None and _only_news(draft):  # the episode keeps the words; a typed "The user GOT
+                if origin is not None and _only_news(draft):  # its episode keeps the words: a typed "The user GOT
+                    # THE JOB!!" would outrank the job itself and replace it
                     outcomes.append(WriteOutcome("skipped", draft.content, "news with no value: what the message "
-                                                 "said is kept as it was said"))  # THE JOB!!" would outrank the job
+                                                 "said is kept as it was said"))
                     continue
                 outcomes.append(self._apply(replace(draft, origin_id=origin), now))
         return outcomes, failures
