@@ -754,6 +754,22 @@ def test_second_review_cases(tmp_path, told, asked, gone, kept):
     assert all(k in alive for k in kept) and "five-a-side" in alive, alive
 
 
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # whose story it is, said first, takes only the story: 老陈 is the husband, his profile stays
+    (["老陈是我老公，以前开公交车的，去年退休了。", "老陈前年借给他一个战友五万块钱，到现在都没还。"],
+     "别记我说的那个老陈借钱的事了，家丑不外扬。", ["五万"], ["公交车"]),
+    (["我弟是医生，在成都。", "我弟又欠了别人十几万，天天躲着不接电话。"], "把我弟欠钱的事忘了吧", ["十几万"], ["医生"]),
+    (["王姐是我以前的老邻居，人很好。", "王姐上个月离婚了，她老公在外面有人。"], "王姐离婚的事你别记了", ["离婚"], ["老邻居"]),
+])
+def test_a_chinese_story_of_someone_is_not_everything_said_of_them(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    _told(services, *told)
+    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
 def test_telling_someone_else_to_erase_it_is_no_request():
     from memchat.memory.forget_requests import forget_request
     assert forget_request("Tom's ex is toxic. I told him, move on, and erase it from your memory.") is None

@@ -253,6 +253,10 @@ def test_questions_find_their_slots_and_compound_questions_split():
     assert "home" in slots_asked("Where do I live?")
     assert "pet" in slots_asked("What pet do I have?")
     assert "pet" not in slots_asked("What's my cat called?"), "a near miss must not ask for the dog"
+    assert "home" in slots_asked("我家在哪？") and "home" in slots_asked("我现在住哪里？")
+    # 家 as a measure word, in a country, at a friend's: no home of the user's is asked for
+    for question in ("我原来那家单位是做哪类产品的？", "出国那趟我们去的哪个国家？", "我们打麻将在谁家？"):
+        assert "home" not in slots_asked(question), question
     assert sub_queries("Where do I live and who do I work for?") == ["Where do I live", "who do I work for"]
     assert sub_queries("Do I like rock and roll?") == []
     # "<someone> and I/me" is one subject, not two questions

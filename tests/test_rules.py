@@ -94,6 +94,10 @@ def test_distill_makes_third_person_typed_drafts():
     assert guess_key("My dog is called Pixel.") == ("user", "pet", "fact")
     assert guess_key("My mum Saule lives in Almaty.") == ("mum", "home", "relation")
     assert guess_key("I love hiking.")[1] == "likes"
+    # a Chinese clause about him or her is theirs, as "She moved to Leeds" is
+    assert guess_key("她前年也搬到温江来了，巧得很。")[:2] == ("她", "home")
+    assert guess_key("他在银行上班。")[0] == "他"
+    assert guess_key("我住在成都。") == ("user", "home", "fact")
     assert draft_from_sentence("Free time is a thing of the past.", session_id=None, message_id=None) is None
 
 

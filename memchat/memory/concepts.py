@@ -99,7 +99,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
                     "owed|owing|loan|loans|overdraft|"
-                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|工资|收入|薪水|欠钱|借钱|贷款|房贷|存款"),
+                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|工资|收入|薪水|欠钱|借钱|欠了|欠款|欠债|外债|借款|借给|还钱|块钱|万块|贷款|房贷|存款"),
     ("separation", None, "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
                          "broke up|breaking up|break-up|breakup|called it quits|分手|离婚|分居"),
     ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"

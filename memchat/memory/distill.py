@@ -254,6 +254,10 @@ def is_retirement(clause: str) -> bool:
     return bool(RETIREMENT.search(clause))
 
 
+_CN_THIRD_PERSON = re.compile(r"^\s*(他们|她们|他|她)(?![的家])")
+"""A Chinese clause about him or her (as "She moved to Leeds" is: named_subject): not 他的 (his), 她家 (her home)."""
+
+
 def _person(clause: str) -> str | None:
     """Who a statement is about when it is not the user: 'My brother Rui lives in Berlin' → brother."""
     for pattern in (_POSSESSIVE, _CN_POSSESSIVE):
@@ -263,6 +267,8 @@ def _person(clause: str) -> str | None:
     named = _NAMED_POSSESSIVE.match(clause)
     if named:
         return named.group(1).lower()
+    if pronoun := _CN_THIRD_PERSON.match(clause):
+        return pronoun.group(1)  # "她前年也搬到温江来了": her move, not the user's
     named_one = named_subject(clause)
     if named_one and re.search(r"\b(?:offered|gave|hired|took on|accepted|made|promoted|appointed) (?:me|us)\b", clause,
                                re.IGNORECASE):

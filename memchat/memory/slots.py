@@ -357,7 +357,8 @@ _ROWS: tuple[Slot, ...] = (
                  r"afternoons?|evenings?|nights?|\d)",
                  r"\bmoved (?:to|into) (?:the |a |our |their |his |her )?(?:new )?(?:\w+ )?(?:office|branch|site|team|department|"
                  r"store|depot|ward|unit|role|job|position|project|division)\b",),
-         asks=("live", "home", "city", "town", "address", "住", "家"),
+         asks=("live", "home", "city", "town", "address", "住", "家在", "我家", "我们家", "新家"),
+         # not 家 alone: 那家单位, 哪家店, 国家, 王姐家, 大家 ask for no home of the user
          examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent.",
                    "Moved in with Priya in Headingley last week.", "Quick one, we're in Bristol now.",
                    "We rent a flat in Salford."),

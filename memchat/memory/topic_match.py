@@ -164,6 +164,8 @@ def about(topic: str, sentence: str) -> bool:
              or topic_terms - owners - _NO_STORY - _VAGUE  # "Bern's husband": the husband, not all said of Bern
              or topic_terms - _VAGUE or topic_terms)  # "the Northgate thing": Northgate
     words = set(search_terms(sentence))
+    if has_cjk(topic):
+        story = {t for t in story if not has_cjk(t)}  # Chinese is read by its pairs below, not char by char
     if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
         return True
     return has_cjk(topic) and _cn_says(_cn_core(topic), sentence)
@@ -185,9 +187,19 @@ def _cn_core(topic: str) -> str:
     return _CN_TOPIC_FRAME.sub("", topic) or topic
 
 
+_CN_WHOSE = re.compile(rf"^(?:(?:我们|我|用户)的?)?(?:{'|'.join(_CN_PEOPLE)}|"
+                      r"(?:老|小)(?!家|是|年|时候|区|孩|心|说|事)[\u4e00-\u9fff]|[\u4e00-\u9fff](?:姐|哥|叔|姨|总|师傅))的?")
+"""Whom a Chinese topic's story is of, said first: a relative (我弟), or how people are called (老陈, 小琴, 王姐)."""
+
+
 def _cn_says(core: str, text: str) -> bool:
     """Most of a Chinese topic's character pairs, or every one of its characters in any order ("我爸欠钱" in
-    "我爸欠了别人十几万的钱")."""
+    "我爸欠了别人十几万的钱"). When the topic names whose story it is, the story's own words must be there:
+    "老陈借钱" is not everything said of 老陈 ("老陈是我老公，以前开公交车的"), as "Cian's assessment" is not."""
+    whose = _CN_WHOSE.match(core)
+    story = core[whose.end():] if whose else ""
+    if len(story) >= 2:
+        core = story
     chars = {t for t in query_terms(core) if is_single_cjk(t)}
     return keyword_overlap(core, text) >= 0.5 or (len(chars) >= 2 and chars <= set(text))
 
@@ -438,7 +450,8 @@ class TopicMatcher:
         person = max((p for p in _CN_PEOPLE if p in core), key=len, default=None)
         if person is None:
             return set()
-        rest = set(core.replace(person, "")) - CJK_STOP_CHARS - CJK_PARTICLES
+        whose = _CN_WHOSE.match(core)  # "王姐离婚": the story is 离婚; 王 is part of who, as 姐 is
+        rest = set(core[whose.end():] if whose else core.replace(person, "")) - CJK_STOP_CHARS - CJK_PARTICLES
         rest = {c for c in rest if has_cjk(c)}
         if not rest:
             return set()
