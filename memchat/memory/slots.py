@@ -13,9 +13,17 @@ come before generic ones. Pure data plus two small lookups.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from memchat.memory.timeexpr import MONTH_WORDS
+
+
+def without_accents(text: str) -> str:
+    """Latin letters without their accents ("bodhrán" → "bodhran"); Chinese and everything else as it is."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class Slot:
     vetoes: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
 
     def matches(self, text: str) -> bool:
+        text = without_accents(text)  # "the bodhrán", "a café": the catalogue spells them bare
         if not any(p.search(text) for p in self.patterns) or any(p.search(text) for p in self.vetoes):
             return False
         return not self.required or any(p.search(text) for p in self.required)
@@ -367,11 +376,13 @@ _ROWS: tuple[Slot, ...] = (
          en=(r"\b(?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|tortoise|budgie|sighthound|terrier|spaniel|collie|"
              r"labrador|retriever|beagle|greyhound|whippet|lurcher|poodle|dachshund|husky|pug|corgi|alsatian|"
              r"sheepdog|chihuahua|rottweiler|bulldog|schnauzer|guinea pig|ferret|gecko|lizard|snake|goldfish|"
-             r"chickens|hens|horse|pony)s?\b",),
+             r"chickens|hens|horse|pony|pooch|moggy|doggo|cockapoo|labradoodle|cavapoo|jack russell|vizsla|"
+             r"weimaraner|staffie|staffy|bichon|shih tzu|mastiff|cockatiel|axolotl|chinchilla|hedgehog|bearded dragon|"
+             r"tarantula)s?\b",),
          zh=(r"狗", r"猫", r"宠物", r"养了?(?:一|两|三|几)?(?:只|条|匹)"),
          unless=(r"(?:累|忙|热|冻|困|饿|穷|跑)成狗|单身狗|狗血|狗粮|狗屎运|猫腻|夜猫子|熊猫",),
          asks=("pet", "animal", "宠物"),
-         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。", "We adopted a rescue greyhound called Olive.",
+         examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。", "We adopted a rescue greyhound called Olive.", "we got a cockapoo",
                   "家里养了一只柯基叫豆豆。"),
          question="What pets do I have?"),
     Slot("vehicle", "fact", False, needs=(
@@ -399,11 +410,18 @@ _ROWS: tuple[Slot, ...] = (
              r"\blanguage (?:app|class|classes|course|lessons?|exchange)\b", r"\b(?:first|native|mother) (?:language|tongue)\b",
              rf"\b(?:{_LANGUAGES})(?:'s| is| are)? (?:\w+ )?(?:conversational|fluent|basic|rusty|decent|improving|"
              r"beginner|intermediate|advanced|native|getting better)\b",
-             rf"\b(?:beginner|intermediate|advanced|fluent|conversational|rusty|native)\b(?: \w+)?(?: at| in)? (?:{_LANGUAGES})\b"),
+             rf"\b(?:beginner|intermediate|advanced|fluent|conversational|rusty|native)\b(?: \w+)?(?: at| in)? (?:{_LANGUAGES})\b",
+             rf"^\W*(?:i|we)(?:\s+(?:also\s+)?(?:have|have got)|'ve got|'ve)\s+(?:(?:a bit of|a little|a few words of|some|good|"
+             rf"great|decent|fluent|basic|schoolboy|schoolgirl|pidgin|broken)\s+)?(?:{_LANGUAGES})\b"
+             r"(?!\s+(?:blood|roots|relatives|citizenship|passports?|ancestry|heritage|family|friends|cousins|grandparents|"
+             r"parents|accents?|neighbou?rs|colleagues|class|classes|lessons?|homework|exam|test|today|tomorrow))",
+             rf"\b(?:did|doing|done|studied|taught|educated|schooled|went to school)\b(?: \w+){{0,3}} through "
+             rf"(?:the medium of )?(?:{_LANGUAGES})\b"),
          zh=(r"(?:日|英|韩|法|德|西班牙|俄|意大利)语",),
          asks=("language", "speak", "learn", "语"),
          examples=("I speak Kazakh, Russian and English.", "日语还在学。", "I'm a beginner at Japanese.",
-                   "My Japanese is conversational now."),
+                   "My Japanese is conversational now.", "i have irish too", "We've got a bit of Welsh.",
+                   "did the leaving cert through irish"),
          question="Which languages do I speak or learn?"),
     Slot("hobby", "fact", True,
          en=(rf"\bplay(?:s|ing)? (?:the |in (?:a|the) )?(?:{_INSTRUMENTS})\b", rf"\b(?:on|my) (?:the )?(?:{_INSTRUMENTS})\b",
