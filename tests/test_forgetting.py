@@ -770,6 +770,53 @@ def test_a_chinese_story_of_someone_is_not_everything_said_of_them(tmp_path, tol
     assert all(k in alive for k in kept), alive
 
 
+@pytest.mark.parametrize(("text", "topic"), [
+    ("I wanted to ask, could you please not keep anything about Michael's marriage troubles? He'd be mortified.",
+     "Michael's marriage troubles"),
+    ("forget whatever i said abt ananya's dad's health. she wants it private", "ananya's dad's health"),
+    ("Actually, can you forget the stuff I said about that nurse on my unit a while back?", "nurse on my unit"),
+])
+def test_more_ways_to_ask_found_on_set_i(text, topic):
+    """Held-out set I (round 20): an "I wanted to ask," opener, "please not keep", "abt", "a while back"."""
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) == topic
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # the story goes on after the name, of "her", in the message's next sentences or the next message
+    (["My neighbour Doris has been my rock, we play Scrabble on Thursdays. But I'm a little worried about her. "
+      "I've noticed a lot of wine bottles in her recycling bin lately.", "I'm growing tomatoes this year."],
+     "Please forget what I told you about Doris and her drinking, it's her business.", ["wine bottles"],
+     ["tomatoes"]),
+    (["My sister Niamh lives in Edinburgh and works in a bank.",
+      "To be fair to her, her and her husband Steven are having a rough time, he's moved out for now."],
+     "Can you forget everything I told you about Niamh's marriage?", ["Steven"], ["bank"]),
+    (["Kirsty told me in confidence that she and her wife are starting IVF next month."],
+     "Please scrub what I told you about Kirsty's fertility stuff.", ["IVF"], []),
+    # typed without capitals: a word that names no concept is who; the next message's "he" goes on with it
+    (["rohit lost his job last week. layoffs at his startup", "he took 3 lakh loan from me, says will return",
+      "flatmate is rohit, we split the rent"],
+     "pls forget the rohit money stuff. his matter, not mine", ["3 lakh"], ["split the rent"]),
+    # whose health it is does not take everything said of them
+    (["ananya's dad had bypass surgery on tuesday.", "wedding moved up to december 12 now. her dad wants it sooner"],
+     "forget whatever i said abt ananya's dad's health", ["bypass"], ["december 12"]),
+    # a slot said in words no typed memory kept
+    (["current ctc 24 lpa, they offered 36."], "pls forget my salary numbers i told you, privacy", ["24 lpa"], []),
+    # someone called by their work is not the user's own work
+    (["I'm an ICU nurse at the Queen Elizabeth.", "There's a nurse on my unit who keeps swapping off weekends."],
+     "Can you forget the stuff I said about that nurse on my unit?", ["swapping"], ["Queen Elizabeth"]),
+    (["表哥找我借三万块", "说是做生意周转，有点犹豫", "我养了一只柯基"], "表哥借钱那事你忘了吧，家丑不外扬",
+     ["三万", "周转"], ["柯基"]),
+])
+def test_stories_told_on_and_found_on_set_i(tmp_path, told, asked, gone, kept):
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *told)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
 def test_telling_someone_else_to_erase_it_is_no_request():
     from memchat.memory.forget_requests import forget_request
     assert forget_request("Tom's ex is toxic. I told him, move on, and erase it from your memory.") is None

@@ -99,9 +99,13 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
                     "owed|owing|loan|loans|overdraft|"
-                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|工资|收入|薪水|欠钱|借钱|欠了|欠款|欠债|外债|借款|借给|还钱|块钱|万块|贷款|房贷|存款"),
-    ("separation", None, "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
-                         "broke up|breaking up|break-up|breakup|called it quits|分手|离婚|分居"),
+                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|ctc|lpa|lakh|lakhs|crore|crores|"
+                    "take-home|take home pay|net pay|gross pay|per annum|工资|收入|薪水|年薪|月薪|薪资|欠钱|借钱|欠了|欠款|欠债|"
+                    "外债|借款|借给|还钱|块钱|万块|周转|贷款|房贷|存款"),
+    ("marriage", None, "marriage|marriages|marital|married life|婚姻"),
+    ("separation", "marriage", "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
+                         "broke up|breaking up|break-up|breakup|called it quits|affair|cheating on|cheated on|marriage counselling|"
+                         "couples counselling|moved out|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
     ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
@@ -111,7 +115,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
                      "住院|出院|手术|发烧|肺炎|感冒|看病|病了|dementia|alzheimer's|alzheimers|parkinson's|cancer|tumour|"
-                     "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
+                     "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|surgery|bypass|cardiac|rehab|discharged|biopsy|"
+                     "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
+    ("fertility", "health", "fertility|ivf|trying for a baby|trying to conceive|ttc|embryo|embryos|egg retrieval|"
+                            "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"

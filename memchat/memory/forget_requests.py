@@ -20,7 +20,9 @@ from memchat.memory.terms import has_cjk, query_terms
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
            r"listen|anyway|anyways|well|ugh|"
            r"one more thing|on second thoughts?|on reflection|in hindsight|come to think of it|thinking about it|"
-           r"having thought about it|hey assistant|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
+           r"having thought about it|hey assistant|i (?:wanted|meant|was going|was meaning) to ask(?: you)?|"
+           r"can i ask(?: you)?(?: (?:something|a favou?r))?|(?:one )?(?:small |quick )?favou?r(?: to ask)?|"
+           r"quick question|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
 _FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
            r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?")
@@ -46,7 +48,7 @@ _SAID_BY_ME = (r"\s+(?:what|everything|anything|all(?: of what)?|whatever|(?:the
                r"i(?:'ve| have)?\s+(?:just\s+|already\s+|ever\s+)?(?:said|told|mentioned|shared|gave|wrote)\b")
 """What the user said, after "ignore" or "disregard": "disregard everything I told you about…", "ignore the stuff I said
 about Marco" — not "disregard my husband, he's joking" or "ignore the typos"."""
-_NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
+_NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|(?<=please )not|(?<=pls )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
         r"you don'?t have to|you needn'?t)")
 _VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
@@ -157,13 +159,14 @@ _EN_CONTAINER = re.compile(
     r"\s*(?:you|u|to you|with you)?\s*(?:(?:earlier|before|yesterday|last time|the other day)\s+)?|"
     r"you know\s+|"
     r"i (?:told|said) (?:you|u)\s+)?"
-    r"(?:(?:about|on|regarding|re:?|of|concerning|from|with|for(?=\s+(?:my|our)\b))\s+)?",
+    r"(?:(?:about|abt|bout|'bout|on|regarding|re:?|of|concerning|from|with|for(?=\s+(?:my|our)\b))\s+)?",
     re.IGNORECASE,
 )
 _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
-    r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
+    r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\ba while (?:back|ago)\b|"
+    r"\b(?:a few|a couple of|some) (?:days|weeks|months) ago\b|\bages ago\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
     r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|\bfrom (?:wherever|whatever)\b|"
     r"\bfrom (?:your|the) (?:files?|brain|head|database|system|storage|logs?|memory bank|notebook)\b|"
     r"\bhaha\b|\b(?:entirely|completely|altogether|for good|forever|permanently)\s*"

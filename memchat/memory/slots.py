@@ -366,7 +366,7 @@ _ROWS: tuple[Slot, ...] = (
                  r"afternoons?|evenings?|nights?|\d)",
                  r"\bmoved (?:to|into) (?:the |a |our |their |his |her )?(?:new )?(?:\w+ )?(?:office|branch|site|team|department|"
                  r"store|depot|ward|unit|role|job|position|project|division)\b",),
-         asks=("live", "home", "city", "town", "address", "住", "家在", "我家", "我们家", "新家"),
+         asks=("live", "home", "city", "town", "address", "住", "家在", "我家", "我们家", "新家", "搬家", "搬的家", "搬到", "搬去", "搬哪"),
          # not 家 alone: 那家单位, 哪家店, 国家, 王姐家, 大家 ask for no home of the user
          examples=("We moved to Astana yesterday.", "这周末搬去杭州。", "We live in a flat above a bakery in Ghent.",
                    "Moved in with Priya in Headingley last week.", "Quick one, we're in Bristol now.",
@@ -475,7 +475,8 @@ _ROWS: tuple[Slot, ...] = (
              r"pounds|dollars|euros|quid|an hour|a year|a month|per hour|per year|per month)\b)",
              r"\bmy (?:salary|pay|wage|wages|income|take-home(?: pay)?)\b(?! (?:slip|day|review|date)s?\b)",
              r"\b(?:i'?m|i am) (?:now )?on (?:about |around |roughly )?[£$€¥]?\d[\d,.]*\s?(?:k|grand)?\b(?: a year| an hour| per)",
-             r"\b(?:pay ?rise|raise|pay cut)\b.{0,20}\d"),
+             r"\b(?:pay ?rise|raise|pay cut)\b.{0,20}\d", r"\b(?:ctc|in-hand|in hand salary)\b.{0,20}\d",
+             r"\b\d[\d.]*\s?(?:lpa|lakhs? (?:per annum|a year|p\.?a\.?))\b"),
          zh=(r"工资(?!条|卡)", r"月薪", r"年薪", r"收入", r"一个月(?:能)?(?:挣|赚|拿)"),
          asks=("salary", "earn", "income", "wage", "工资", "月薪", "年薪", "收入", "挣多少", "赚多少"),
          examples=("I earn about 34,000 pounds a year.", "My salary is 42k.", "我一个月工资八千五。",

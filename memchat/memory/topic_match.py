@@ -29,9 +29,9 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import slot_of, slots_asked
+from memchat.memory.slots import JOB_TITLES, slot_of, slots_asked
 from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms, stem
-from memchat.types import Memory
+from memchat.types import EPISODE, Memory
 
 FORGET_SIMILARITY = 0.5
 FORGET_MARGIN = 0.2
@@ -141,11 +141,21 @@ def _owners(topic: str) -> set[str]:
     return set(query_terms(" ".join(re.findall(r"\b([\w-]+)['’]s\b", topic))))
 
 
+_SOMEONE_BY_ROLE = re.compile(rf"^(?!.*\b(?:i'?m|i am|as an?|my (?:job|work|role|career))\b)(?:.*\b(?:that|the|this|a|an|some|"
+                              rf"one)\s+(?:[\w-]+\s+)?|\s*)(?:{JOB_TITLES})s?\b", re.IGNORECASE)
+"""A forget topic that calls someone by their work ("that nurse on my unit", "the new teacher")."""
+_THE_USERS_ROLE = re.compile(rf"\b(?:i'?m|im|i am|i work as|i'?ve been|the user is|the user works as|the user has been)\s+"
+                             rf"(?:(?:an?|the)\s+)?(?:[\w-]+\s+){{0,2}}(?:{JOB_TITLES})\b", re.IGNORECASE)
+"""The user's own work ("I'm an ICU nurse at the Queen Elizabeth")."""
+
+
 def about(topic: str, sentence: str) -> bool:
     """Whether one sentence says something about a forget topic, by its words alone: a word of the topic
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
     stem, a concept of the story, or for Chinese most of its character pairs."""
     topic_terms = set(query_terms(topic))
+    if _SOMEONE_BY_ROLE.search(topic) and _THE_USERS_ROLE.search(sentence):
+        return False  # "that nurse on my unit" is someone else: not "I'm an ICU nurse at the Queen Elizabeth"
     if _in_doctors_words(body_part(topic), sentence):
         return True  # "my kidney": "diagnosed with nephrolithiasis"
     area = sensitive_area(topic)
@@ -232,15 +242,34 @@ def speaks_of_them(sentence: str, topic: str) -> bool:
     return bool(opens) and not _ANOTHER_PERSON.search(_PLACE.sub(" ", sentence))
 
 
+_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b|他|她", re.IGNORECASE)
+_HIS_OR_HERS = re.compile(r"\b(?:he|she|him|her|his|hers)\b|他|她", re.IGNORECASE)
+"""Someone else's, where "they" may be a company ("they offered 36")."""
+_CN_OWN_OPENING = re.compile(r"^\W*(?:我|咱|俺)")
+
+
+def _of_someone_said_before(text: str) -> bool:
+    """Text that speaks of someone named before it: "her", "he", or Chinese that leaves its subject out
+    ("说是做生意周转" after "表哥找我借三万块")."""
+    if has_cjk(text) and not re.search(r"[A-Za-z]{3,}", text):
+        return bool(_THIRD_PERSON.search(text)) or not _CN_OWN_OPENING.match(text)
+    return bool(_THIRD_PERSON.search(text))
+
+
 _PLACE = re.compile(r"\b(?:to|in|at|from|near)\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))*")
 """A place ("moved back to Buenos Aires"), whose capitals name nobody."""
 
 
 def goes_on(sentence: str) -> bool:
     """A sentence that opens on whom the one before named and says nothing a slot holds ("Ruth started chemo. She's
-    lost her hair…", "His accountant filed nothing…"): it goes on telling that story. "He's turning 70 in June"
-    after "Dad's knee surgery is on Friday" is a fact of its own."""
-    return bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None and not _OWN_FACT.search(sentence)
+    lost her hair…", "His accountant filed nothing…"), or a verbless few words of theirs ("Rohit lost his job.
+    Layoffs at his startup."): it goes on telling that story. "He's turning 70 in June" after "Dad's knee surgery
+    is on Friday" is a fact of its own."""
+    if slot_of(sentence) is not None or _OWN_FACT.search(sentence):
+        return False
+    return bool(_GOES_ON.match(sentence)) or (  # or a few words without a verb, of his or hers ("layoffs at his startup")
+        len(re.findall(r"[\w']+", sentence)) <= 6 and bool(re.search(r"\b(?:his|her|their)\b", sentence, re.I))
+        and not _A_VERB.search(sentence) and not has_cjk(sentence))
 
 
 _SPACED = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
@@ -362,12 +391,16 @@ def sensitive_area(topic: str) -> str | None:
     return next((name for name, words in _AREA_TERMS.items() if terms and terms <= words), None)
 
 
+_HOW_SAID = frozenset(search_terms("number numbers figure figures amount amounts sum sums 数字 金额"))
+"""How a slot's value was said ("my salary numbers"): the slot still, not a story about numbers."""
+
+
 def named_slots(topic: str) -> list[str]:
     """The slots a topic names and nothing more ("where I work", "my address", 我工作单位的事, 住址相关的):
     every one of its words is a word of an area of life or asks for a slot. "The Berlin job" names a job,
     not the slot; "my health" is an area (`sensitive_area`), not a slot."""
     core = _CN_TOPIC_FRAME.sub("", topic) if has_cjk(topic) else topic
-    terms = {t for t in query_terms(core) if not is_single_cjk(t)} - _VAGUE
+    terms = {t for t in query_terms(core) if not is_single_cjk(t)} - _VAGUE - _HOW_SAID
     if not terms or _PEOPLE.search(core) or any(p in core for p in _CN_PEOPLE) or concepts_in(core) & PEOPLE_CONCEPTS:
         return []  # "my brother's job" is the brother's, and a story
     areas = concepts_in(core) & DOMAINS
@@ -416,6 +449,12 @@ class TopicMatcher:
             found.add(memory.id)
             if memory.origin_id is not None:
                 found.add(memory.origin_id)
+        for episode in self.memories.list_items(statuses=("active", "superseded"), kind=EPISODE, limit=20_000):
+            if episode.id not in found and any(  # said in words no typed memory kept ("current ctc 24 lpa")
+                    (slot := slot_of(unit)) is not None and slot.name in slots
+                    and not concepts_in(unit) & PEOPLE_CONCEPTS and not _HIS_OR_HERS.search(unit)
+                    for unit in told_units(episode.content)):
+                found.add(episode.id)
         return found
 
     def _story(self, part: str, names: list[str]) -> set[int]:
@@ -424,13 +463,23 @@ class TopicMatcher:
         named = set(query_terms(" ".join(names)))
         others = set(query_terms(part)) - named - _NO_STORY
         story = _story_concepts(part)
+        whose = {t for t in others if concepts_in(t) & PEOPLE_CONCEPTS}
+        if whose and (others - whose or story):
+            others -= whose  # "ananya's dad's health": the health, not all said of her dad
         found = set()
+        def tells(memory: Memory) -> bool:
+            words = set(search_terms(memory.content))
+            return bool(others & words or _kin(others, words) or concept_overlap(story, concepts_in(memory.content)))
+
         for name in names:
             hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
             for memory in hits.values():
-                words = set(search_terms(memory.content))
-                if others & words or _kin(others, words) or concept_overlap(story, concepts_in(memory.content)):
+                if tells(memory):
                     found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
+                if memory.is_episode:  # the story told after the name, of "her" ("My neighbour Doris… / I've seen
+                    # wine bottles in her bin"), in the message's next windows or the next message
+                    found |= {m.id for m in self.memories.later_windows(memory) + self.memories.told_next(memory, 1)
+                              if _of_someone_said_before(m.content) and tells(m)}
         return found
 
     def _relatives_story(self, part: str) -> set[int]:
@@ -455,8 +504,18 @@ class TopicMatcher:
         rest = {c for c in rest if has_cjk(c)}
         if not rest:
             return set()
+        story = _story_concepts(core)
+
+        def tells(memory: Memory) -> bool:
+            return bool(rest & set(memory.content) or concept_overlap(story, concepts_in(memory.content)))
+
         hits = self.memories.many([i for i, _ in self.memories.keyword(person, 100, every=True)])
-        return {m.id for m in hits.values() if person in m.content and rest & set(m.content)}
+        found = {m.id for m in hits.values() if person in m.content and tells(m)}
+        for memory in [hits[i] for i in found if hits[i].is_episode]:  # told on in the next message, of him or
+            # with no subject ("表哥找我借三万块" / "说是做生意周转，有点犹豫")
+            found |= {m.id for m in self.memories.later_windows(memory) + self.memories.told_next(memory, 1)
+                      if _of_someone_said_before(m.content) and tells(m)}
+        return found
 
     def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
         """Memories and episodes about `topic` that are not already gone. Superseded ones count: forgetting
@@ -482,6 +541,10 @@ class TopicMatcher:
             if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
                 found |= self._story(" ".join([part, *things]), names)
                 continue
+            if not names and not has_cjk(part) and part == part.lower():  # "the rohit money stuff": typed without
+                # capitals, a name is any word of the topic that names no concept; what tells the story goes
+                maybe = [t for t in query_terms(part) if t not in _VAGUE and t not in _NO_STORY and not concepts_in(t)]
+                found |= self._story(part, maybe) if len(maybe) < len(set(query_terms(part))) else set()
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
             for variant in _in_other_forms(part):  # "losing my job" — "Lost my job at the depot"
                 found |= {i for i, _ in self.memories.keyword(variant, 100, every=True)}
@@ -533,6 +596,7 @@ class TopicMatcher:
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it
-        return [m for m in memories.values() if m.status in statuses
+        someone = bool(_SOMEONE_BY_ROLE.search(topic))  # "that nurse on my unit": of a sentence on the user's own
+        return [m for m in memories.values() if m.status in statuses  # work ("I'm an ICU nurse"), none goes
                 and not (area and _about_work(m.content, m.attribute))
-                and not (slots and not any(about(topic, s) for s in split_sentences(m.content)))]
+                and not ((slots or someone) and not any(about(topic, s) for s in split_sentences(m.content)))]
