@@ -20,6 +20,7 @@ from memchat.memory.asked_of_someone import asked_kind, says_nothing_of
     ("Where is Gwen living these days?", "home"),  # living somewhere, not for a living
     ("When was Timur's birthday party?", ""),  # the party, an occasion: not the date of birth
     ("When is Finn's school play?", ""),
+    ("小雨生日是哪天", "birthday"), ("小雨哪年出生的", "birthday"), ("小雨的生日派对在哪", ""),
     ("Who is Gwen?", ""),  # who they are: anything about them answers
 ])
 def test_what_a_question_asks_about_the_person_it_names(question, kind):
@@ -61,6 +62,30 @@ def test_recall_marks_a_passing_mention_and_keeps_the_statement(tmp_path):
     mentions = [c for c in naming if "nurse" not in c.memory.content]
     assert mentions and all(c.mismatch == "says nothing of the work asked of Nomsa" and not c.selected for c in mentions)
     assert all(not c.mismatch for c in naming if "nurse" in c.memory.content)
+
+
+def test_a_chinese_question_names_its_person_by_the_names_the_store_knows(tmp_path):
+    services = fake_services(tmp_path)
+    for said in ("我女朋友叫小雨，在小学当老师。", "国庆带小雨回山东见爸妈。", "小雨生日是三月八号。"):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    result = services.recaller.recall("小雨生日是哪天", token_limit=400, count_tokens=len, now=2000.0, touch=False)
+    trip = [c for c in result.candidates if "国庆" in c.memory.content]
+    assert trip and all(c.mismatch == "says nothing of the birthday asked of 小雨" and not c.selected for c in trip)
+    assert any(c.selected for c in result.candidates if "三月八号" in c.memory.content)
+
+
+def test_what_ended_a_mention_says_no_more_of_what_is_asked_than_the_mention(tmp_path):
+    """"When's Declan's birthday?": "I've packed in the five-a-side" ended "I play five-a-side with Declan's brother",
+    which said nothing of his birthday; neither does its ending, found beside it."""
+    services = fake_services(tmp_path)
+    for day, said in enumerate(("My husband Declan is a postie.", "I play five-a-side football on Tuesdays with Declan's "
+                                "brother.", "I've packed in the five-a-side football, my knee is gone."), start=1):
+        services.writer.process(said, session_id=None, message_id=None, now=day * 86_400.0)
+    result = services.recaller.recall("When's Declan's birthday?", token_limit=400, count_tokens=len, now=9 * 86_400.0,
+                                      touch=False)
+    ending = [c for c in result.candidates if c.routes == ("ending",)]
+    assert ending and all(c.mismatch == "says nothing of the birthday asked of Declan" for c in ending)
+    assert not [c.memory.content for c in result.candidates if c.selected]
 
 
 @pytest.mark.parametrize(("content", "age"), [

@@ -28,7 +28,8 @@ the school ("When was Timur's birthday party?" asks about the party)."""
 KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     # (kind, how a question asks it, what a memory that holds something of it says), the first a question
     # asks wins: "When is Elsie's birthday?" is no age question, "What school does Finn go to?" no work one
-    ("birthday", re.compile(rf"\b(?:birthday|bday)\b(?!\s*(?:{_OCCASIONS}))|\bborn\b|\bdate of birth\b", re.I),
+    ("birthday", re.compile(rf"\b(?:birthday|bday)\b(?!\s*(?:{_OCCASIONS}))|\bborn\b|\bdate of birth\b|生日(?!派对|礼物|蛋糕|聚会)|"
+                            r"哪天生|出生", re.I),
      re.compile(rf"\b(?:{_MONTHS})\b|\d(?:st|nd|rd|th)\b|\d{{1,2}}[/.-]\d{{1,2}}|\bbirthday\b|\bbday\b|\bborn\b|"
                 r"\bturn(?:s|ed|ing)\b|\bday\b|\b(?:christmas|new year|easter|halloween|valentine|hogmanay)|生日|\d+月|号",
                 re.I)),

@@ -161,7 +161,7 @@ def not_about(name: str, content: str, relations: frozenset[str] = frozenset()) 
     is a nurse”) or a pet. Once the store knows who they are to the user (`relations`: Zanele is a
     daughter), only a word for that relation could be them: "met at a friend's wedding" is not about Zanele.
     The user's own job is no answer to "What does Rhona do for work?"."""
-    if not name or re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE) \
+    if not name or has_cjk(name) and name in content or re.search(rf"\b{re.escape(name)}\b", content, re.IGNORECASE) \
             or re.search(rf"\b{re.escape(name.lower())}s\b", content):  # "kemals birthday", not "Ross" for Ros
         return ""
     if not relations and _SOMEONE.search(content):
@@ -756,7 +756,7 @@ class Recaller:
         # each part of a compound question asks for its own slot, of its own person ("What do I do for work
         # and what does my husband do?": the user's job, and the husband's)
         slot_asks = [(slots_asked(part), asked_about(part)) for part in parts] or [(asked, person)]
-        named = "" if parts else asked_name(query)
+        named = "" if parts else asked_name(query) or self._chinese_name_asked(query)
         asked_of = "" if parts else asked_kind(query)
         kind = asked_of if named else ""
         ages_asked = not parts and not named and asked_of == "age"  # of the user, a relative: a number
@@ -855,6 +855,15 @@ class Recaller:
         done = time.perf_counter()
         return RecallResult(query, ranked, (embedded - started) * 1000, (done - embedded) * 1000, background)
 
+    def _chinese_name_asked(self, query: str) -> str:
+        """The one person of the user's a Chinese question names ("小雨生日是哪天" → 小雨), by the names the
+        store knows: Chinese writes no capitals to find a name by."""
+        if not has_cjk(query):
+            return ""
+        named = {n for names in self.memories.people().values() for n in names if len(n) >= 2 and has_cjk(n) and n in query}
+        named = {n for n in named if not any(n != other and n in other for other in named)}  # 陈思雨, not 思雨 in it
+        return named.pop() if len(named) == 1 else ""
+
     def _endings(self, candidates: list[Candidate], children: dict[int, list[Memory]]) -> list[Candidate]:
         """What ended a fact an episode stated ("Sadly Miso died last week" after "I have a cat called Miso"),
         as a candidate beside that episode, with its relevance: a question about the cat finds the episode by
@@ -870,7 +879,8 @@ class Recaller:
                 continue
             if old is not None:
                 candidates.pop(old)  # found, but less relevant than the episode that said what it ended
-            endings.append(replace(wanted[i], memory=memory, routes=("ending",), mismatch=""))
+            endings.append(replace(wanted[i], memory=memory, routes=("ending",)))  # and its mismatch: what the episode
+            # does not say of the one asked about ("says nothing of the birthday asked of Declan"), its ending does not either
         return endings
 
     def _idf(self, query: str) -> tuple[dict[str, float], tuple[int, dict[str, int]]]:
