@@ -88,6 +88,19 @@ def test_what_ended_a_mention_says_no_more_of_what_is_asked_than_the_mention(tmp
     assert not [c.memory.content for c in result.candidates if c.selected]
 
 
+def test_an_ending_that_says_nothing_of_what_is_asked_ends_nothing_of_it(tmp_path):
+    """"How old is Callum?": "Callum's packed in the football" ends his football, not what said his age."""
+    services = fake_services(tmp_path)
+    for day, said in enumerate(("The kids are Callum, who's nine, and Isla, who's six.", "Callum's football is Saturday "
+                                "mornings now, he plays for Cathcart Colts.", "Callum's packed in the football "
+                                "altogether, he says it's too shouty."), start=1):
+        services.writer.process(said, session_id=None, message_id=None, now=day * 86_400.0)
+    result = services.recaller.recall("How old is Callum?", token_limit=400, count_tokens=len, now=9 * 86_400.0,
+                                      touch=False)
+    assert [c.memory.content for c in result.candidates if c.selected] == [
+        "The kids are Callum, who's nine, and Isla, who's six."]
+
+
 @pytest.mark.parametrize(("content", "age"), [
     ("I have two kids. Zanele is 12 and Sipho is 8.", 8),
     ("Sipho turned 9 on Tuesday.", 9),

@@ -343,9 +343,10 @@ def _near_miss(texts: list[str], content: str) -> str:
 def history_episodes(candidates: list[Candidate], children: dict[int, list[Memory]], asked: list[str],
                      floor: float) -> dict[int, int]:
     """An episode whose fact was superseded is history for a question about that fact: the question asks
-    for that fact's slot, or the later value is a relevant candidate (at or above the floor). For anything
+    for that fact's slot, or the later value is a relevant candidate (at or above the floor, no mismatch: "Callum
+    packed in the football" says nothing of his age). For anything
     else it says (a name, a date, an event) it stands. Maps the episode to the memory that replaced its fact."""
-    present = {c.memory.id for c in candidates if c.memory.status == "active" and c.relevance >= floor}
+    present = {c.memory.id for c in candidates if c.memory.status == "active" and c.relevance >= floor and not c.mismatch}
     history = {}
     for c in candidates:
         for child in children.get(c.memory.id, []):
@@ -379,7 +380,7 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
     ending = acting | completing
     endings = []
     for c in active:
-        if c.memory.id not in ending:
+        if c.memory.id not in ending or c.mismatch:  # "Callum packed in the football" ends nothing of his age
             continue
         ended = set().union(*(retired_terms(s, RETIRING_ACT) | retired_terms(s, HABIT_ENDED)
                               for s in _SENTENCE_END.split(c.memory.content)))
@@ -798,6 +799,16 @@ class Recaller:
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
         newest = max((m.created_at for m in live), default=now)
+
+        def mismatch(memory: Memory) -> str:
+            """Why a memory that meets the question's words does not answer it, or ""."""
+            return (unheard or _near_miss(texts, memory.content) or not_about(named, memory.content, named_as)
+                    or says_nothing_of(kind, named, memory.content)
+                    or (says_no_age(memory.content) if ages_asked else "")
+                    or (says_no_name(memory.content) if names_asked else "")
+                    or not_theirs(relative, memory, known_names, query)
+                    or speaks_of_none(kin, query, memory.content, people, known_names))
+
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights, people) for text in texts)
@@ -814,16 +825,11 @@ class Recaller:
             candidates.append(
                 Candidate(memory=memory, signals=signals, score=score(signals, settings, read=semantic),
                           routes=tuple(routes[memory.id]), relevance=relevance(signals, settings, read=semantic),
-                          group=group.get(memory.id, 0), mismatch=unheard or _near_miss(texts, memory.content)
-                          or not_about(named, memory.content, named_as) or says_nothing_of(kind, named, memory.content)
-                          or (says_no_age(memory.content) if ages_asked else "")
-                          or (says_no_name(memory.content) if names_asked else "")
-                          or not_theirs(relative, memory, known_names, query)
-                          or speaks_of_none(kin, query, memory.content, people, known_names))
+                          group=group.get(memory.id, 0), mismatch=mismatch(memory))
             )
         episodes = [c.memory.id for c in candidates if c.memory.is_episode and c.memory.status == "active"]
         children = self.memories.superseded_children(episodes)
-        candidates += self._endings(candidates, children)
+        candidates += self._endings(candidates, children, mismatch)
         duplicates = same_statements(candidates)  # after the endings: one lifted stands for its own episode
         past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
         older = {} if past else history_episodes(candidates, children, asked, settings.floor)
@@ -864,7 +870,8 @@ class Recaller:
         named = {n for n in named if not any(n != other and n in other for other in named)}  # 陈思雨, not 思雨 in it
         return named.pop() if len(named) == 1 else ""
 
-    def _endings(self, candidates: list[Candidate], children: dict[int, list[Memory]]) -> list[Candidate]:
+    def _endings(self, candidates: list[Candidate], children: dict[int, list[Memory]],
+                 mismatch: Callable[[Memory], str]) -> list[Candidate]:
         """What ended a fact an episode stated ("Sadly Miso died last week" after "I have a cat called Miso"),
         as a candidate beside that episode, with its relevance: a question about the cat finds the episode by
         its words, and the answer is that it ended. The episode is then history (see `history_episodes`)."""
@@ -879,8 +886,10 @@ class Recaller:
                 continue
             if old is not None:
                 candidates.pop(old)  # found, but less relevant than the episode that said what it ended
-            endings.append(replace(wanted[i], memory=memory, routes=("ending",)))  # and its mismatch: what the episode
-            # does not say of the one asked about ("says nothing of the birthday asked of Declan"), its ending does not either
+            # a mismatch of either stands: what the episode does not say of the one asked about ("says nothing of the
+            # birthday asked of Declan") its ending does not either; nor does "Callum packed in the football" say his age
+            endings.append(replace(wanted[i], memory=memory, routes=("ending",),
+                                   mismatch=wanted[i].mismatch or mismatch(memory)))
         return endings
 
     def _idf(self, query: str) -> tuple[dict[str, float], tuple[int, dict[str, int]]]:
