@@ -783,6 +783,17 @@ def test_a_stop_with_no_thing_is_no_content(text):
     assert not has_content(text)
 
 
+@pytest.mark.parametrize(("text", "kept"), [
+    ("比亚迪秦 🚗", True), ("offer拿到了，快手的 🎉", True), ("养了只柯基 🐶", True),  # terse Chinese: a make, an employer
+    ("好累今天加班", False), ("哈哈哈笑死我了", False), ("今天好开心", False), ("嗯嗯好的谢谢", False),
+])
+def test_four_characters_of_chinese_beyond_talk_are_content(text, kept):
+    """Held-out set I (round 20): a terse texter's "昨天提车了！比亚迪秦 🚗" lost the make, and "offer拿到了，快手的" made
+    no episode at all: four characters are two words, and a Latin word counts."""
+    from memchat.memory.episodes import has_content
+    assert has_content(text) is kept
+
+
 def test_how_long_something_has_been_is_no_change_and_a_shared_little_word_replaces_nothing(tmp_path):
     """"my sister orla is in toronto, shes a pharmacist over there, 12 years now" says how long, not that something
     changed; and it shares only "over" with "blood pressure 150 over 95": the health fact stays (held-out set H,

@@ -112,7 +112,8 @@ def has_content(sentence: str) -> bool:
         rest = re.sub(r"[^\u3400-\u9fff]", "", sentence)
         for word in sorted(CN_PHATIC, key=len, reverse=True):
             rest = rest.replace(word, "")
-        return len(rest) >= 5
+        latin = [w for w in re.findall(r"[A-Za-z]{2,}", sentence) if w.lower() not in PHATIC]  # "offer拿到了，快手的"
+        return len(rest) + 2 * len(latin) >= 4  # four characters of Chinese are two words: "比亚迪秦", "拿到快手"
     if re.search(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+", sentence.strip()):
         return True  # a name or a place, mid-sentence
     words = re.findall(r"[a-z']+", sentence.lower())
