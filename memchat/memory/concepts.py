@@ -93,8 +93,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                       "水果|苹果|香蕉|芒果|草莓|桃子|葡萄|橙子"),
     ("herb", "food", "herb|herbs|coriander|cilantro|parsley|basil|dill|香菜|芫荽|薄荷|香料|调料"),
     ("vegetarian", "food", "vegetarian|veggie|vegan|plant-based|吃素|素食"),
-    ("drink", None, "drink|drinks|drinking|beverage|饮料|饮品"),
-    ("coffee", "drink", "coffee|espresso|latte|cappuccino|咖啡"),
+    ("drink", None, "drink|drinks|drinking|beverage|饮料|饮品|喝"),
+    ("coffee", "drink", "coffee|espresso|latte|cappuccino|americano|flat white|mocha|macchiato|cold brew|starbucks|"
+                        "咖啡|瑞幸|星巴克|库迪|拿铁|美式"),
     ("tea", "drink", "tea|茶|奶茶"),
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
