@@ -123,7 +123,8 @@ def object_terms(text: str) -> set[str]:
 
 _NO_THING = frozenset({"their", "用户", "改到", "改成", "换成", "换到", "搬到", "转到", "调到", "挪到", "现在", "over",
                        "about", "around", "after", "before", "under", "since", "still", "just", "really", "very", "back",
-                       "into", "onto", "from", "with", "then", "there", "here", "also", "even"})
+                       "into", "onto", "from", "with", "then", "there", "here", "also", "even", "altogether",
+                       "completely", "entirely", "totally", "finally", "officially"})
 """Words that name no thing — a change (改到), a preposition: "she's a pharmacist over there" and "150 over 95" share
 none."""
 
@@ -143,6 +144,9 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
     if has_cjk(clause):  # "痛风又犯了，…辣椒基本戒了": the chilli, not the gout
         return object_terms(before + act.group(0) + after)
     after = _WHEN_IN_MONTH.sub(" ", after)  # "split up in May": when, not what ended (nor a birthday in May)
+    doer = re.search(r"\b([A-Z][a-z]{2,})(?:'s|’s| has| had| is| was)(?:\s+\w+ly)?\s*$", before)  # "Callum's packed in
+    if doer and object_terms(" ".join(after.split()[:4])):  # the football": who stopped, not what; alone ("Gillian
+        before = before[:doer.start()]  # has left") they are what ended: their place in the user's life
     window = " ".join([*before.split()[-3:], act.group(0), *after.split()[:4]])  # "gave the allotment up": inside
     if _PRONOUN_OBJECT.search(act.group(0) + after) and not object_terms(window):
         said_before = clause[:act.start()]  # "I haven't been climbing since the injury, I've packed it in"
