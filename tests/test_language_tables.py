@@ -421,3 +421,16 @@ def test_the_age_question_is_the_users_own():
 @pytest.mark.parametrize("question", ["Which university did I graduate from?", "What did I major in?", "我哪个大学毕业的？"])
 def test_a_degree_asked_in_other_words_asks_for_studies(question):
     assert slots_asked(question) == ["study"]
+
+
+@pytest.mark.parametrize(("sentence", "clauses"), [
+    ("My brother got a new job and moved to Leeds.", ["My brother got a new job", "My brother moved to Leeds."]),
+    ("Mum had a nasty chest infection and was in the RAH for a week.",
+     ["My mum had a nasty chest infection", "My mum was in the RAH for a week."]),
+    ("Sam broke his leg and was in plaster for weeks.", ["Sam broke his leg", "Sam was in plaster for weeks."]),
+    ("I had a chest infection and was off work.", ["I had a chest infection", "I was off work."]),
+])
+def test_a_clause_that_leaves_its_subject_out_borrows_the_one_before_it_whoever_it_is(sentence, clauses):
+    """Held-out set I (round 20): "Mum … and was in the RAH" was stored as the user's hospital stay, and
+    "my brother … and moved to Leeds" would have moved the user."""
+    assert split_clauses(sentence) == clauses

@@ -88,6 +88,15 @@ _BARE_KIN_SUBJECT = (rf"{_BARE_KIN}(?:'s\b|'ll\b|\s+(?:is|was|has|had|still|just
 """A bare kin word opening a statement of its own: the word and its verb."""
 _BARE_KIN_OPENING = re.compile(rf"^(?={_BARE_KIN_SUBJECT})(?:the )?", re.IGNORECASE)
 
+_SOMEONES_SUBJECT = re.compile(r"^\s*((?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:mum|mom|mam|mother|dad|father|sister|brother|son|"
+                               r"daughter|wife|husband|partner|boyfriend|girlfriend|gran|granny|grandma|grandad|grandpa|"
+                               r"aunt|auntie|uncle|cousin|niece|nephew|friend|neighbou?r|boss|manager|colleague|flatmate)"
+                               r"(?:\s+(?-i:[A-Z])[a-z]+)?|(?!(?:today|yesterday|tomorrow|tonight|this|that|there|it|"
+                               r"the|work|life|everything|nothing|mon|tues|wednes|thurs|fri|satur|sun|jan|feb|march|april|"
+                               r"may|june|july|aug|sept|oct|nov|dec)[a-z]*\s)(?-i:[A-Z])[a-z]{2,})\s+(?=[a-z])", re.IGNORECASE)
+"""Who a clause is about when it is not the user ("My mum", "Sam"), for the clause after it that leaves its
+subject out."""
+
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|\s+[-–—]\s+|,\s*(?:and\s+|but\s+|so\s+|also\s+)?(?=(?:(?:now|then|these days|nowadays|still)\s+)?"
     r"(?:i|i'm|i've|i'd|my|we|we're|our)\b)|,\s*(?:and\s+|so\s+)?(?=no (?:more|longer)\b|(?:vegan|vegetarian|pescatarian|teetotal|sober|single)\s+"
@@ -312,7 +321,8 @@ def split_clauses(sentence: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         pieces = _ELLIPTIC.split(part)
-        subject = _LEADING_SUBJECT.match(pieces[0])
+        subject = _LEADING_SUBJECT.match(pieces[0]) or _SOMEONES_SUBJECT.match(_owned_kin(pieces[0]))  # "My brother
+        # got a new job and moved to Leeds": he moved, not the user
         clauses.append(pieces[0])
         for piece in pieces[1:]:
             clauses.append(f"{subject.group(1)} {piece}" if subject else piece)
