@@ -854,3 +854,19 @@ def test_news_with_its_value_is_a_fact(tmp_path):
     services.writer.process("got the job!! starting at Deloitte in March", session_id=None, message_id=None, now=2000.0)
     assert any(m.attribute == "employer" and "Deloitte" in m.content
                for m in services.memories.list_items(statuses=("active",)))
+
+
+def test_terse_chinese_that_leaves_out_its_subject_is_the_users_and_挤死了_ends_nothing(tmp_path):
+    """Held-out set I (round 20): a terse texter says "在美团，天天写PRD", "每天挤13号线，挤死了" with no 我; and
+    "挤死了" (so crowded) is no death: the commute it states is replaced by the next one, not kept beside it."""
+    from memchat.memory.distill import RETIRING_ACT
+    from memchat.memory.rules import is_durable_statement
+    assert is_durable_statement("在美团，天天写PRD和PPT 😂") and is_durable_statement("每天挤13号线，挤死了")
+    assert not is_durable_statement("他在银行上班") and not is_durable_statement("今天下雨了")
+    assert not RETIRING_ACT.search("挤死了") and not RETIRING_ACT.search("累死了") and RETIRING_ACT.search("鹦鹉死了")
+    services = fake_services(tmp_path)
+    for day, said in enumerate(("在美团，天天写PRD和PPT 😂", "每天挤13号线，挤死了", "现在骑电动车上班，十分钟"), start=1):
+        services.writer.process(said, session_id=None, message_id=None, now=day * 86_400.0)
+    typed = {m.content: (m.attribute, m.status) for m in services.memories.list_items(statuses=("active", "superseded"))}
+    assert typed == {"在美团，天天写PRD和PPT 😂.": ("employer", "active"), "每天挤13号线，挤死了。": ("commute", "superseded"),
+                     "现在骑电动车上班，十分钟。": ("commute", "active")}, typed

@@ -89,7 +89,7 @@ RETIRING_ACT = re.compile(
     r"(?:has|had|have|got) (?:a |got a )?new owners?|(?:went|gone) to (?:a )?(?:new|good|loving|forever) home|found (?:\w+ )?(?:a )?(?:new|good|loving|forever) home|rehomed|stolen|(?:got|was|were|been|someone|somebody) nicked|(?:was |were |got |been )written off|parted (?:ways )?with|let (?:the|my|our) (?:\w+ ){0,2}go\b|"
     r"(?:team|club|band|company|business|shop|group|league|choir|class|quiz) (?:has |have )?(?:folded|shut down|"
     r"closed down|disbanded))\b|"
-    r"卖(?:掉)?了|辞职|离职|分手|送人了|被偷(?:走)?了|转手|过户给|报废了?|戒了|退出了?|去世|死了|退(?:掉)?了|送给.{1,8}了|不(?:弹|玩|去|开|用|养|做|干|学|练|跳|教|打|抽|上)了",
+    r"卖(?:掉)?了|辞职|离职|分手|送人了|被偷(?:走)?了|转手|过户给|报废了?|戒了|退出了?|去世|(?<![挤累困饿热冷笑忙气烦吓急想美帅疼痛酸馋渴晒冻闷愁慌撑难丑乐])死了|退(?:掉)?了|送给.{1,8}了|不(?:弹|玩|去|开|用|养|做|干|学|练|跳|教|打|抽|上)了",
     re.IGNORECASE,
 )
 """Retirement by an act (an event), as opposed to a state said in the negative ("I'm not vegan any more")."""

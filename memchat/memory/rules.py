@@ -45,6 +45,8 @@ _CORRECTION = re.compile(
     r"not .+ but|i misspoke|to correct)\b|^\s*(其实|不对|我是说|更正|不是)",
     re.IGNORECASE,
 )
+_CN_ZERO_SUBJECT = re.compile(r"^\W*(?!他|她|它|你|我们?的?(?:妈|爸|哥|姐|弟|妹))[\u4e00-\u9fff]")
+"""Chinese that says nobody first: about the user, who leaves 我 out (not 他…, 你…)."""
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|me|mine|we|our|im)\b", re.IGNORECASE)
 _CN_FIRST_PERSON = re.compile(r"(我|咱)")
 _EPHEMERAL = re.compile(
@@ -197,6 +199,8 @@ def is_durable_statement(sentence: str) -> bool:
         return False
     if _CN_FIRST_PERSON.search(sentence) or _CN_NOTE_MARKERS.search(sentence):
         return len(re.sub(r"\W", "", sentence)) >= 4
+    if _CN_ZERO_SUBJECT.match(sentence) and slot_of(sentence) is not None:
+        return len(re.sub(r"\W", "", sentence)) >= 4  # "在美团做产品", "每天坐13号线上班": Chinese leaves out 我
     if named_subject(sentence):
         return len(sentence.split()) >= 3
     if not _FIRST_PERSON.search(sentence):
