@@ -165,6 +165,19 @@ def test_an_ending_ends_only_what_was_said_before_it_and_only_what_the_question_
     assert ended_later([_said(1, said, 10, relevance=0.2), _said(2, ended, 40)], floor=0.5) == {}
 
 
+def test_leaving_an_employer_ends_no_role_for_a_question_about_the_role():
+    """"What do I do for a living?": "Handed in my notice at the Queen Elizabeth" ended the employer, and "I'm an ICU
+    nurse at the Queen Elizabeth" still says what the user does (held-out set I, round 20); for "Where do I work?" it
+    is history."""
+    from memchat.memory.recall import ended_later
+    said = "I'm an ICU nurse at the Queen Elizabeth in Glasgow."
+    ended = "Got the job! Handed in my notice at the Queen Elizabeth yesterday."
+    assert ended_later([_said(1, said, 10), _said(2, ended, 40)], floor=0.5, asked=["job"]) == {}
+    assert ended_later([_said(1, said, 10), _said(2, ended, 40)], floor=0.5, asked=["employer"]) == {1: 2}
+    quit_role = "I've quit nursing for good, I'm retraining as a teacher."
+    assert ended_later([_said(1, said, 10), _said(2, quit_role, 40)], floor=0.5, asked=["job"]) == {1: 2}
+
+
 def test_an_ending_that_shares_no_word_with_the_question_takes_the_ended_statements_place():
     """"Do I have a cat?": "we had to put Mochi to sleep" names no cat, only Mochi."""
     from memchat.memory.recall import ended_later, lift_endings

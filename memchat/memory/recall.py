@@ -67,7 +67,7 @@ from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import BY_NAME, SLOTS, slots_asked
+from memchat.memory.slots import BY_NAME, JOB_TITLES, SLOTS, slots_asked
 from memchat.memory.speech import split_clauses
 from memchat.memory.terms import (
     CJK_PARTICLES,
@@ -360,7 +360,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 
 
 def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool = True,
-                endings: bool = True) -> dict[int, int]:
+                endings: bool = True, asked: Sequence[str] = ()) -> dict[int, int]:
     """A relevant statement whose thing a later candidate ends ("We've got an allotment in Roath", then
     "We gave the allotment up"; "我养了两只鹦鹉", then "鹦鹉送给我姐了") is history for this question, even
     where neither became a typed memory: what ended it is what holds now, and it is recalled in the
@@ -402,14 +402,21 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
                     and SCHEDULE.search(memory.content) and not rescheduled_terms(memory.content)
                     and not _whose(move.content) - _whose(memory.content) - terms):
                 older.setdefault(memory.id, move.id)
+    role_asked = "job" in asked and "employer" not in asked
     for ending, ended in endings:
         for memory, terms in earlier:
             if (_said_at(memory) >= _said_at(ending)
                     or memory.source_message is not None and memory.source_message == ending.source_message):
                 continue
+            roles = {t for r in _A_ROLE.findall(memory.content) for t in search_terms(r)} if role_asked else set()
+            if roles and not ended & roles:
+                continue  # "What do I do for a living?": leaving the Queen Elizabeth ended no "I'm an ICU nurse"
             if ended & terms or ending.id in completing and ends_study(ending.content, memory.content):
                 older.setdefault(memory.id, ending.id)
     return older
+
+
+_A_ROLE = re.compile(rf"\b(?:{JOB_TITLES})\b", re.IGNORECASE)
 
 
 def _whose(content: str) -> set[str]:
@@ -845,7 +852,7 @@ class Recaller:
             # hears only a reschedule: an ending that shares a name ("Maeve left her job") is no answer to a date
             mixed = any(asks_schedule(part) for part in parts) and not all(asks_schedule(part) for part in parts)
             ended = {i: e for i, e in ended_later(candidates, settings.floor, schedule_only=not mixed,
-                                                  endings=not when).items() if i not in older}
+                                                  endings=not when, asked=asked).items() if i not in older}
             ended.update({i: n for i, n in said_anew(candidates, query, asked).items() if i not in older and i not in ended})
             candidates = lift_endings(candidates, ended)
             older.update(ended)
