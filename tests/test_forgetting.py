@@ -817,6 +817,43 @@ def test_stories_told_on_and_found_on_set_i(tmp_path, told, asked, gone, kept):
     assert all(k in alive for k in kept), alive
 
 
+_REVIEW_20 = [  # (what, told then the request, must go, must stay): a helper's review of round 20's widened forget
+    ('E01 doris-drink/sister-wine', ['My neighbour Doris has been drinking a lot lately.', "My sister says she's giving up wine for January.", 'forget what I told you about Doris and her drinking'], ['Doris has been drinking'], ['giving up wine']),
+    ('E02 rohit-money/mum-mortgage', ['My mate Rohit owes the bank a fortune, he took out a loan for his wedding.', 'Mum rang, she finally paid off her mortgage!', "forget what I said about Rohit's money problems"], ['Rohit owes'], ['paid off her mortgage']),
+    ('E04 sarah-divorce/daughter-moved-out', ['Sarah from work is going through a divorce.', 'My daughter moved out last week, her new flat is tiny.', "forget what I said about Sarah's divorce"], ['divorce'], ['daughter moved out']),
+    ('E09 doris-drink/own-her-mum', ['Doris down the road is drinking again, wine bottles everywhere.', 'Took my mum to her wine club tasting tonight, she loved it.', "forget what i told you about Doris's drinking"], ['Doris down the road'], ['wine club']),
+    ('E10 gary-debt/husband-bonus', ["Gary at work is drowning in debt, he's remortgaged twice.", "He got me a coffee today though, my husband says he's a nice guy. Husband got his bonus too!", 'forget the Gary debt stuff'], ['drowning in debt'], ['Husband got his bonus']),
+    ('E12 aarav-salary/next-own', ['Aarav just got an offer, 40 lpa at Flipkart.', "They've offered me a raise too, 12 lakh now, my manager pushed for it.", "pls forget abt aarav's salary"], ['40 lpa'], ['12 lakh']),
+    ('J02 the-therapist/user-sees', ["I'm seeing a therapist every Tuesday for my anxiety.", 'Work is busy with the Henderson audit.', 'forget everything about the therapist'], ['therapist every Tuesday'], ['Henderson audit']),
+    ('J03 the-doctor/been-to', ["I've been to the doctor about the lump on my neck.", 'Going to Spain in May.', 'forget what I said about the doctor'], ['lump'], ['Spain']),
+    ("J08 the-therapist/i've-been", ["I've been seeing a therapist since my divorce.", 'The therapist says I should journal.', 'forget what I said about the therapist'], ['journal', 'seeing a therapist'], []),
+    ('Z02 biaoge-loan/daughter-park', ['表哥找我借三万', '周末带女儿去游乐园玩了，花了不少钱', '把表哥借钱的事忘了吧'], ['表哥找我借'], ['游乐园']),
+    ('Z03 wangjie-divorce/wedding', ['王姐离婚了，她老公出轨。', '下个月我们去参加小李的婚礼。', '忘了王姐离婚的事'], ['王姐离婚'], ['婚礼']),
+    ('Z07 laochen-profile', ['老陈是我老公，以前开公交车的。', '老陈前阵子找他同学借了两万。', '忘了老陈借钱的事'], ['两万'], ['开公交车']),
+    ('E16 long-window/other-she', ['Right so long story. My neighbour Doris has been drinking heavily since her husband died, there are wine bottles piled up by her bin every single week and she was slurring at the bus stop on Monday morning when I saw her. Anyway totally separate thing, my sister Kate rang last night, she has joined a wine club with her work friends and is loving the tastings they do every month at the deli.', 'forget what I told you about Doris and her drinking'], ['slurring'], ['wine club']),
+    ('L10 dawn-cancer/own-appt', ['dawn at work has breast cancer', 'up at dawn tomorrow for my hospital appointment', 'forget the dawn cancer stuff'], ['breast cancer'], ['hospital appointment']),
+    ('L12 chase-debt/own-bank', ['chase from uni owes everyone money', 'opened a chase account for my savings', 'forget the chase money thing'], ['owes everyone'], ['savings']),
+    ('F04 fragment-pizza', ['Anna failed her driving test. Pizza at her place tonight.', 'forget the Anna driving test thing'], ['driving test'], ['Pizza']),
+    ('J10 lawyer-custody', ["I'm meeting a lawyer about the custody case on Monday.", "Booked a table at Nando's for Friday.", 'forget the lawyer thing'], ['custody'], ['Nando']),
+    ('Z18 brother-drinking/milktea', ['我哥最近老喝酒。', '喝了两杯奶茶，睡不着。', '忘了我哥喝酒的事'], ['喝酒'], ['奶茶']),
+    ('Z27 brother-debt/milktea-price', ['奶茶十五块钱一杯，太贵了。', '我弟欠了别人很多钱。', '忘掉我弟欠钱的事'], ['我弟欠了'], ['奶茶']),
+    ('Z30 laochen-loan/dinner-price', ['昨晚请客吃饭花了三百块钱。', '老陈找我借了两万块。', '忘掉老陈借钱的事'], ['两万'], ['请客']),
+]
+
+
+@pytest.mark.parametrize(("what", "said", "gone", "kept"), _REVIEW_20, ids=[c[0].split()[0] for c in _REVIEW_20])
+def test_a_story_goes_on_only_where_it_is_still_theirs(tmp_path, what, said, gone, kept):
+    """Round 20's review: the next message went with a story whenever it had a pronoun and a shared concept ("My sister
+    says she's giving up wine" for Doris's drinking, "Mum rang, she paid off her mortgage" for Rohit's money, 喝了两杯奶茶
+    for 我哥喝酒, any price for a Chinese loan), and "I'm seeing a therapist" was taken for the user's own job."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *said[:-1])
+    services.writer.process(said[-1], session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services).lower()
+    assert not [g for g in gone if g.lower() in alive], alive
+    assert all(k.lower() in alive for k in kept), alive
+
+
 def test_telling_someone_else_to_erase_it_is_no_request():
     from memchat.memory.forget_requests import forget_request
     assert forget_request("Tom's ex is toxic. I told him, move on, and erase it from your memory.") is None

@@ -102,11 +102,11 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                     "owed|owing|loan|loans|overdraft|"
                     "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|ctc|lpa|lakh|lakhs|crore|crores|"
                     "take-home|take home pay|net pay|gross pay|per annum|工资|收入|薪水|年薪|月薪|薪资|欠钱|借钱|欠了|欠款|欠债|"
-                    "外债|借款|借给|还钱|块钱|万块|周转|贷款|房贷|存款"),
+                    "外债|借款|借给|还钱|周转|贷款|房贷|存款"),
     ("marriage", None, "marriage|marriages|marital|married life|婚姻"),
     ("separation", "marriage", "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
                          "broke up|breaking up|break-up|breakup|called it quits|affair|cheating on|cheated on|marriage counselling|"
-                         "couples counselling|moved out|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
+                         "couples counselling|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
     ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"

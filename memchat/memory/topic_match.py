@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memchat.memory.concepts import (
     DOMAINS,
@@ -30,7 +30,16 @@ from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import JOB_TITLES, slot_of, slots_asked
-from memchat.memory.terms import CJK_PARTICLES, CJK_STOP_CHARS, has_cjk, is_single_cjk, query_terms, search_terms, stem
+from memchat.memory.terms import (
+    CJK_PARTICLES,
+    CJK_STOP_CHARS,
+    STOPWORDS,
+    has_cjk,
+    is_single_cjk,
+    query_terms,
+    search_terms,
+    stem,
+)
 from memchat.types import EPISODE, Memory
 
 FORGET_SIMILARITY = 0.5
@@ -58,7 +67,8 @@ def _story_concepts(topic: str) -> frozenset[str]:
     said = concepts_in(topic)
     if _THE_DRINKING.search(topic):
         said |= {"alcohol"}  # "Niamh and the drinking", "his drinking": the drink that makes one drunk
-    return frozenset(said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"})
+    story = said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"}
+    return frozenset(story | {"spouse"} if "marriage" in said else story)  # a marriage's story is told of the spouse
 
 
 _THE_DRINKING = re.compile(r"\bdrinking(?:\s+(?:problem|habit|again))?\s*$", re.IGNORECASE)
@@ -144,9 +154,10 @@ def _owners(topic: str) -> set[str]:
 _SOMEONE_BY_ROLE = re.compile(rf"^(?!.*\b(?:i'?m|i am|as an?|my (?:job|work|role|career))\b)(?:.*\b(?:that|the|this|a|an|some|"
                               rf"one)\s+(?:[\w-]+\s+)?|\s*)(?:{JOB_TITLES})s?\b", re.IGNORECASE)
 """A forget topic that calls someone by their work ("that nurse on my unit", "the new teacher")."""
-_THE_USERS_ROLE = re.compile(rf"\b(?:i'?m|im|i am|i work as|i'?ve been|the user is|the user works as|the user has been)\s+"
-                             rf"(?:(?:an?|the)\s+)?(?:[\w-]+\s+){{0,2}}(?:{JOB_TITLES})\b", re.IGNORECASE)
-"""The user's own work ("I'm an ICU nurse at the Queen Elizabeth")."""
+_THE_USERS_ROLE = re.compile(rf"\b(?:i'?m|im|i am|i work as|the user is|the user works as)\s+an?\s+"
+                             rf"(?:(?![\w-]*ing\b)[\w-]+\s+){{0,2}}(?:{JOB_TITLES})\b", re.IGNORECASE)
+"""The user's own work ("I'm an ICU nurse at the Queen Elizabeth"), not "I'm seeing a therapist"."""
+_ROLE_WORD = re.compile(rf"\b(?:{JOB_TITLES})s?\b", re.IGNORECASE)
 
 
 def about(topic: str, sentence: str) -> bool:
@@ -154,7 +165,8 @@ def about(topic: str, sentence: str) -> bool:
     (not only the person's: "my mum's diagnosis" is not "Mum's birthday is in May"), a word of the same
     stem, a concept of the story, or for Chinese most of its character pairs."""
     topic_terms = set(query_terms(topic))
-    if _SOMEONE_BY_ROLE.search(topic) and _THE_USERS_ROLE.search(sentence):
+    if _SOMEONE_BY_ROLE.search(topic) and (own := _THE_USERS_ROLE.search(sentence)) \
+            and not _ROLE_WORD.search(sentence[:own.start()] + " " + sentence[own.end():]):
         return False  # "that nurse on my unit" is someone else: not "I'm an ICU nurse at the Queen Elizabeth"
     if _in_doctors_words(body_part(topic), sentence):
         return True  # "my kidney": "diagnosed with nephrolithiasis"
@@ -208,8 +220,10 @@ def _cn_says(core: str, text: str) -> bool:
     "老陈借钱" is not everything said of 老陈 ("老陈是我老公，以前开公交车的"), as "Cian's assessment" is not."""
     whose = _CN_WHOSE.match(core)
     story = core[whose.end():] if whose else ""
-    if len(story) >= 2:
-        core = story
+    if len(story) >= 2:  # the one it is of, and a character of the story's own or its concept ("老陈前阵子找他同学借了
+        person = re.sub(r"^(?:我们|我|用户)的?|的$", "", whose.group(0))  # 两万"), not a price ("三百块钱")
+        told = set(story) - CJK_STOP_CHARS - CJK_PARTICLES
+        return person in text and bool(told & set(text) or concept_overlap(_story_concepts(story), concepts_in(text)))
     chars = {t for t in query_terms(core) if is_single_cjk(t)}
     return keyword_overlap(core, text) >= 0.5 or (len(chars) >= 2 and chars <= set(text))
 
@@ -242,18 +256,45 @@ def speaks_of_them(sentence: str, topic: str) -> bool:
     return bool(opens) and not _ANOTHER_PERSON.search(_PLACE.sub(" ", sentence))
 
 
-_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b|他|她", re.IGNORECASE)
 _HIS_OR_HERS = re.compile(r"\b(?:he|she|him|her|his|hers)\b|他|她", re.IGNORECASE)
 """Someone else's, where "they" may be a company ("they offered 36")."""
-_CN_OWN_OPENING = re.compile(r"^\W*(?:我|咱|俺)")
+_THEIR_OWN = re.compile(rf"\b(?:her|his|their)\s+(?:[\w-]+\s+)?(?:{RELATIVES})\b(?:\s+(?-i:[A-Z])[a-z]+)?", re.IGNORECASE)
+_SOMEONE_ELSE = re.compile(rf"(?<![.!?]\s)(?<!^)\b(?-i:[A-Z])[a-z]{{2,}}\b|\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{RELATIVES})\b|"
+                           rf"^\W*(?:{RELATIVES})\b", re.IGNORECASE)
+_CN_SOMEONE_ELSE = re.compile(rf"[我咱俺]|(?:{CN_RELATIVES})|(?:老|小)[\u4e00-\u9fff](?![家时区孩心说事是年])|"
+                              r"[\u4e00-\u9fff](?:姐|哥|叔|姨|总)")
 
 
-def _of_someone_said_before(text: str) -> bool:
-    """Text that speaks of someone named before it: "her", "he", or Chinese that leaves its subject out
-    ("说是做生意周转" after "表哥找我借三万块")."""
+def _AS_SOMEONE(word: str) -> re.Pattern[str]:  # noqa: N802 - a pattern maker, named as the patterns it makes
+    """Where a lowercase word stands as a person: "rohit's", "rohit lost", "flatmate is rohit", "with rohit"."""
+    w = re.escape(word)
+    return re.compile(rf"\b{w}(?:'s|’s)\b|^\W*{w}\s+(?!\w+ing\b)\w+(?:ed|s)?\b(?<!\bis)|\b(?:is|was|with|and|called|named|"
+                      rf"friend|flatmate|mate|roommate|colleague|cousin|brother|sister|boss)\s+{w}\b|\b{w}\s+(?:is|was|has|had|"
+                      rf"said|says|told|lost|got|took|returned|asked|wants|called|texted|rang|owes|borrowed)\b", re.IGNORECASE)
+
+
+def _goes_on_telling(content: str, tells: Callable[[str], bool]) -> bool:
+    """A message (or window) that goes on with a story: one of its sentences speaks of them before anyone else and
+    tells it ("He got me a coffee, my husband says he's nice. Husband got his bonus too!" tells no debt of Gary's)."""
+    return any(_of_someone_said_before(sentence) and tells(sentence) for sentence in split_sentences(content))
+
+
+_NAMED_FIRST = re.compile(r"^\W*(?!(?:I|I'm|I've|My|Our|We|The|This|That|It|Current|Now|Just|Got|Still|Today|Yesterday)\b)"
+                          r"(?-i:[A-Z])[a-z]{2,}\b\s+(?:\w+\s+)?(?:is|was|lives|works|earns|makes|moved|got|has)\b")
+"""A statement that opens on someone's name ("Megan lives in Brighton now"): theirs, whatever slot it fills."""
+
+
+def _of_someone_said_before(text: str, place: re.Pattern[str] | None = None) -> bool:
+    """Text that goes on about someone named before it: "her", "he" (not "they": a company) before anyone else is
+    named, once their own people are set aside ("To be fair to her… her husband Steven… She's not told Mum" goes on;
+    "My sister says she's…", "Mum rang, she…", "Took my mum to her wine club" are about someone else);
+    or Chinese that leaves its subject out and names nobody, the user neither ("说是做生意周转" after "表哥找我借三万块",
+    not "周末带女儿去游乐园" nor "妈妈最近身体也不好")."""
     if has_cjk(text) and not re.search(r"[A-Za-z]{3,}", text):
-        return bool(_THIRD_PERSON.search(text)) or not _CN_OWN_OPENING.match(text)
-    return bool(_THIRD_PERSON.search(text))
+        return not _CN_SOMEONE_ELSE.search(re.sub(r"[他她]的?(?:" + CN_RELATIVES + ")", "", text))
+    rest = _PLACE.sub(lambda m: " " * len(m.group(0)), _THEIR_OWN.sub(lambda m: " " * len(m.group(0)), text))
+    pronoun = _HIS_OR_HERS.search(rest)  # the first "she" is theirs unless someone else is named before it
+    return pronoun is not None and not _SOMEONE_ELSE.search(rest[:pronoun.start()])
 
 
 _PLACE = re.compile(r"\b(?:to|in|at|from|near)\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))*")
@@ -262,14 +303,9 @@ _PLACE = re.compile(r"\b(?:to|in|at|from|near)\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-
 
 def goes_on(sentence: str) -> bool:
     """A sentence that opens on whom the one before named and says nothing a slot holds ("Ruth started chemo. She's
-    lost her hair…", "His accountant filed nothing…"), or a verbless few words of theirs ("Rohit lost his job.
-    Layoffs at his startup."): it goes on telling that story. "He's turning 70 in June" after "Dad's knee surgery
-    is on Friday" is a fact of its own."""
-    if slot_of(sentence) is not None or _OWN_FACT.search(sentence):
-        return False
-    return bool(_GOES_ON.match(sentence)) or (  # or a few words without a verb, of his or hers ("layoffs at his startup")
-        len(re.findall(r"[\w']+", sentence)) <= 6 and bool(re.search(r"\b(?:his|her|their)\b", sentence, re.I))
-        and not _A_VERB.search(sentence) and not has_cjk(sentence))
+    lost her hair…", "His accountant filed nothing…"): it goes on telling that story. "He's turning 70 in June"
+    after "Dad's knee surgery is on Friday" is a fact of its own."""
+    return bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None and not _OWN_FACT.search(sentence)
 
 
 _SPACED = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
@@ -453,6 +489,7 @@ class TopicMatcher:
             if episode.id not in found and any(  # said in words no typed memory kept ("current ctc 24 lpa")
                     (slot := slot_of(unit)) is not None and slot.name in slots
                     and not concepts_in(unit) & PEOPLE_CONCEPTS and not _HIS_OR_HERS.search(unit)
+                    and not _NAMED_FIRST.match(unit)
                     for unit in told_units(episode.content)):
                 found.add(episode.id)
         return found
@@ -467,9 +504,10 @@ class TopicMatcher:
         if whose and (others - whose or story):
             others -= whose  # "ananya's dad's health": the health, not all said of her dad
         found = set()
-        def tells(memory: Memory) -> bool:
-            words = set(search_terms(memory.content))
-            return bool(others & words or _kin(others, words) or concept_overlap(story, concepts_in(memory.content)))
+        def tells(memory: Memory | str) -> bool:
+            text = memory if isinstance(memory, str) else memory.content
+            words = set(search_terms(text))
+            return bool(others & words or _kin(others, words) or concept_overlap(story, concepts_in(text)))
 
         for name in names:
             hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
@@ -479,8 +517,18 @@ class TopicMatcher:
                 if memory.is_episode:  # the story told after the name, of "her" ("My neighbour Doris… / I've seen
                     # wine bottles in her bin"), in the message's next windows or the next message
                     found |= {m.id for m in self.memories.later_windows(memory) + self.memories.told_next(memory, 1)
-                              if _of_someone_said_before(m.content) and tells(m)}
+                              if _goes_on_telling(m.content, tells)}
         return found
+
+    def _goes_on_from_someone(self, memory_id: int, names: list[str]) -> bool:
+        """A message told right after one that names them as someone ("rohit lost his job" / "he took 3 lakh loan")."""
+        memory = self.memories.get(memory_id)
+        if memory is None or not memory.is_episode or memory.source_session is None:
+            return False
+        earlier = self.memories.db.rows(
+            "SELECT content FROM memories WHERE kind = ? AND source_session = ? AND created_at < ? "
+            "ORDER BY created_at DESC LIMIT 2", (EPISODE, memory.source_session, memory.created_at))
+        return any(_AS_SOMEONE(w).search(r["content"]) for r in earlier for w in names)
 
     def _relatives_story(self, part: str) -> set[int]:
         """"owing my brother" — "i owe dario 500 euro": a story about a relative the user told by the relative's
@@ -511,10 +559,17 @@ class TopicMatcher:
 
         hits = self.memories.many([i for i, _ in self.memories.keyword(person, 100, every=True)])
         found = {m.id for m in hits.values() if person in m.content and tells(m)}
+        tail = core[whose.end():] if whose else core.replace(person, "")
+        pairs = {tail[i:i + 2] for i in range(len(tail) - 1)}
+
+        def tells_on(text: str) -> bool:  # with no name, a pair of the story's own or its concept: not one
+            return bool(any(p in text for p in pairs)  # character ("喝了两杯奶茶" for 我哥喝酒)
+                        or concept_overlap(story, concepts_in(text)))
+
         for memory in [hits[i] for i in found if hits[i].is_episode]:  # told on in the next message, of him or
             # with no subject ("表哥找我借三万块" / "说是做生意周转，有点犹豫")
             found |= {m.id for m in self.memories.later_windows(memory) + self.memories.told_next(memory, 1)
-                      if _of_someone_said_before(m.content) and tells(m)}
+                      if _goes_on_telling(m.content, tells_on)}
         return found
 
     def matching(self, topic: str, statuses: Sequence[str] = ("active", "pending", "superseded")) -> list[Memory]:
@@ -542,9 +597,15 @@ class TopicMatcher:
                 found |= self._story(" ".join([part, *things]), names)
                 continue
             if not names and not has_cjk(part) and part == part.lower():  # "the rohit money stuff": typed without
-                # capitals, a name is any word of the topic that names no concept; what tells the story goes
-                maybe = [t for t in query_terms(part) if t not in _VAGUE and t not in _NO_STORY and not concepts_in(t)]
-                found |= self._story(part, maybe) if len(maybe) < len(set(query_terms(part))) else set()
+                # capitals, a name is a word of the topic that names no concept and stands where a person does in
+                # what was said ("flatmate is rohit", "rohit lost his job"; not "up at dawn", "every penny")
+                maybe = [w for w in re.findall(r"[a-z]{3,}", part) if w not in STOPWORDS and not concepts_in(w)
+                         and set(search_terms(w)) - _VAGUE - _NO_STORY]
+                found |= {i for i in self._story(part, maybe) if (m := self.memories.get(i)) is not None
+                          and (any(_AS_SOMEONE(w).search(m.content) for w in maybe) if any(
+                              re.search(rf"\b{w}", m.content, re.I) for w in maybe)
+                               else self._goes_on_from_someone(i, maybe))} \
+                    if maybe and len(maybe) < len(set(query_terms(part))) else set()
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
             for variant in _in_other_forms(part):  # "losing my job" — "Lost my job at the depot"
                 found |= {i for i, _ in self.memories.keyword(variant, 100, every=True)}
