@@ -265,12 +265,13 @@ _CN_SOMEONE_ELSE = re.compile(rf"[我咱俺]|(?:{CN_RELATIVES})|(?:老|小)[\u4e
                               r"[\u4e00-\u9fff](?:姐|哥|叔|姨|总)")
 
 
-def _AS_SOMEONE(word: str) -> re.Pattern[str]:  # noqa: N802 - a pattern maker, named as the patterns it makes
-    """Where a lowercase word stands as a person: "rohit's", "rohit lost", "flatmate is rohit", "with rohit"."""
+def _as_someone(word: str, text: str) -> bool:
+    """Whether a lowercase word stands as a person in `text`: "rohit's", "rohit lost…" opening it, "flatmate is
+    rohit", "with rohit" — not "up at dawn", "every penny"."""
     w = re.escape(word)
-    return re.compile(rf"\b{w}(?:'s|’s)\b|^\W*{w}\s+(?!\w+ing\b)\w+(?:ed|s)?\b(?<!\bis)|\b(?:is|was|with|and|called|named|"
-                      rf"friend|flatmate|mate|roommate|colleague|cousin|brother|sister|boss)\s+{w}\b|\b{w}\s+(?:is|was|has|had|"
-                      rf"said|says|told|lost|got|took|returned|asked|wants|called|texted|rang|owes|borrowed)\b", re.IGNORECASE)
+    return bool(re.search(rf"\b{w}(?:'s|’s)\b|^\W*{w}\s+(?!\w+ing\b)\w+|\b(?:is|was|with|and|called|named|friend|flatmate|"
+                          rf"mate|roommate|colleague|cousin|brother|sister|boss)\s+{w}\b|\b{w}\s+(?:is|was|has|had|said|says|"
+                          rf"told|lost|got|took|returned|asked|wants|called|texted|rang|owes|borrowed)\b", text, re.IGNORECASE))
 
 
 def _goes_on_telling(content: str, tells: Callable[[str], bool]) -> bool:
@@ -284,7 +285,7 @@ _NAMED_FIRST = re.compile(r"^\W*(?!(?:I|I'm|I've|My|Our|We|The|This|That|It|Curr
 """A statement that opens on someone's name ("Megan lives in Brighton now"): theirs, whatever slot it fills."""
 
 
-def _of_someone_said_before(text: str, place: re.Pattern[str] | None = None) -> bool:
+def _of_someone_said_before(text: str) -> bool:
     """Text that goes on about someone named before it: "her", "he" (not "they": a company) before anyone else is
     named, once their own people are set aside ("To be fair to her… her husband Steven… She's not told Mum" goes on;
     "My sister says she's…", "Mum rang, she…", "Took my mum to her wine club" are about someone else);
@@ -504,6 +505,7 @@ class TopicMatcher:
         if whose and (others - whose or story):
             others -= whose  # "ananya's dad's health": the health, not all said of her dad
         found = set()
+
         def tells(memory: Memory | str) -> bool:
             text = memory if isinstance(memory, str) else memory.content
             words = set(search_terms(text))
@@ -520,15 +522,31 @@ class TopicMatcher:
                               if _goes_on_telling(m.content, tells)}
         return found
 
-    def _goes_on_from_someone(self, memory_id: int, names: list[str]) -> bool:
-        """A message told right after one that names them as someone ("rohit lost his job" / "he took 3 lakh loan")."""
-        memory = self.memories.get(memory_id)
-        if memory is None or not memory.is_episode or memory.source_session is None:
+    def _lowercase_story(self, part: str) -> set[int]:
+        """"the rohit money stuff": typed without capitals, a name is a word of the topic that names no concept, where
+        it stands as someone in what was said ("flatmate is rohit", "rohit lost his job"); what tells the story about
+        them goes, and the message after one that names them when it goes on with "he" ("he took 3 lakh loan")."""
+        maybe = [w for w in re.findall(r"[a-z]{3,}", part) if w not in STOPWORDS and not concepts_in(w)
+                 and set(search_terms(w)) - _VAGUE - _NO_STORY]
+        if not maybe or len(maybe) >= len(set(query_terms(part))):
+            return set()  # nothing, or nothing but names: no story to tell them by
+        found = set()
+        for memory in self.memories.many(sorted(self._story(part, maybe))).values():
+            if any(re.search(rf"\b{w}", memory.content, re.IGNORECASE) for w in maybe):
+                if any(_as_someone(w, memory.content) for w in maybe):
+                    found.add(memory.id)  # not "up at dawn tomorrow for my hospital appointment"
+            elif self._follows_someone(memory, maybe):
+                found.add(memory.id)
+        return found
+
+    def _follows_someone(self, memory: Memory, names: list[str]) -> bool:
+        """An episode told right after one that names them as someone ("rohit lost his job" / "he took 3 lakh loan")."""
+        if not memory.is_episode or memory.source_session is None:
             return False
         earlier = self.memories.db.rows(
             "SELECT content FROM memories WHERE kind = ? AND source_session = ? AND created_at < ? "
             "ORDER BY created_at DESC LIMIT 2", (EPISODE, memory.source_session, memory.created_at))
-        return any(_AS_SOMEONE(w).search(r["content"]) for r in earlier for w in names)
+        return any(_as_someone(w, r["content"]) for r in earlier for w in names)
 
     def _relatives_story(self, part: str) -> set[int]:
         """"owing my brother" — "i owe dario 500 euro": a story about a relative the user told by the relative's
@@ -596,16 +614,8 @@ class TopicMatcher:
             if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
                 found |= self._story(" ".join([part, *things]), names)
                 continue
-            if not names and not has_cjk(part) and part == part.lower():  # "the rohit money stuff": typed without
-                # capitals, a name is a word of the topic that names no concept and stands where a person does in
-                # what was said ("flatmate is rohit", "rohit lost his job"; not "up at dawn", "every penny")
-                maybe = [w for w in re.findall(r"[a-z]{3,}", part) if w not in STOPWORDS and not concepts_in(w)
-                         and set(search_terms(w)) - _VAGUE - _NO_STORY]
-                found |= {i for i in self._story(part, maybe) if (m := self.memories.get(i)) is not None
-                          and (any(_AS_SOMEONE(w).search(m.content) for w in maybe) if any(
-                              re.search(rf"\b{w}", m.content, re.I) for w in maybe)
-                               else self._goes_on_from_someone(i, maybe))} \
-                    if maybe and len(maybe) < len(set(query_terms(part))) else set()
+            if not names and not has_cjk(part) and part == part.lower():
+                found |= self._lowercase_story(part)
             found |= {i for i, _ in self.memories.keyword(part, 100, every=True)}
             for variant in _in_other_forms(part):  # "losing my job" — "Lost my job at the depot"
                 found |= {i for i, _ in self.memories.keyword(variant, 100, every=True)}
