@@ -29,7 +29,7 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import JOB_TITLES, slot_of, slots_asked
+from memchat.memory.slots import BY_NAME, JOB_TITLES, slot_of, slots_asked
 from memchat.memory.terms import (
     CJK_PARTICLES,
     CJK_STOP_CHARS,
@@ -280,6 +280,7 @@ def _goes_on_telling(content: str, tells: Callable[[str], bool]) -> bool:
     return any(_of_someone_said_before(sentence) and tells(sentence) for sentence in split_sentences(content))
 
 
+_QUICK_SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
 _NAMED_FIRST = re.compile(r"^\W*(?!(?:I|I'm|I've|My|Our|We|The|This|That|It|Current|Now|Just|Got|Still|Today|Yesterday)\b)"
                           r"(?-i:[A-Z])[a-z]{2,}\b\s+(?:\w+\s+)?(?:is|was|lives|works|earns|makes|moved|got|has)\b")
 """A statement that opens on someone's name ("Megan lives in Brighton now"): theirs, whatever slot it fills."""
@@ -486,13 +487,14 @@ class TopicMatcher:
             found.add(memory.id)
             if memory.origin_id is not None:
                 found.add(memory.origin_id)
+        named = [BY_NAME[name] for name in slots if name in BY_NAME]
         for episode in self.memories.list_items(statuses=("active", "superseded"), kind=EPISODE, limit=20_000):
-            if episode.id not in found and any(  # said in words no typed memory kept ("current ctc 24 lpa")
-                    (slot := slot_of(unit)) is not None and slot.name in slots
-                    and not concepts_in(unit) & PEOPLE_CONCEPTS and not _HIS_OR_HERS.search(unit)
-                    and not _NAMED_FIRST.match(unit)
-                    for unit in told_units(episode.content)):
-                found.add(episode.id)
+            if episode.id in found or not any(p.search(episode.content) for slot in named for p in slot.patterns):
+                continue  # a slot's words, somewhere: then sentence by sentence (a quick split: this reads every episode)
+            if any(any(slot.matches(unit) for slot in named) and not concepts_in(unit) & PEOPLE_CONCEPTS
+                   and not _HIS_OR_HERS.search(unit) and not _NAMED_FIRST.match(unit)
+                   for unit in _QUICK_SENTENCES.split(episode.content)):  # said in words no typed memory kept
+                found.add(episode.id)  # ("current ctc 24 lpa, they offered 36")
         return found
 
     def _story(self, part: str, names: list[str]) -> set[int]:
