@@ -434,3 +434,12 @@ def test_a_clause_that_leaves_its_subject_out_borrows_the_one_before_it_whoever_
     """Held-out set I (round 20): "Mum … and was in the RAH" was stored as the user's hospital stay, and
     "my brother … and moved to Leeds" would have moved the user."""
     assert split_clauses(sentence) == clauses
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("Got an interview at the RAH on Thursday for the ICU band 6 post!", None),  # a pay band, not a hobby
+    ("I play bass in a band.", "hobby"),
+])
+def test_a_pay_band_is_no_band(text, slot):
+    found = slot_of(text)
+    assert (found.name if found else None) == slot

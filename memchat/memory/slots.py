@@ -432,7 +432,7 @@ _ROWS: tuple[Slot, ...] = (
              rf"^\s*(?:{_INSTRUMENTS})\b",
              r"\bhobby\b", r"\b(?:knit(?:s|ting)?|paint(?:s|ing)?|draw(?:s|ing)?|garden(?:s|ing)?|bak(?:e|es|ing)|"
              r"hike[sd]?|climb(?:s|ing)?|fishing|photography|sketch(?:es|ing)?|sew(?:s|ing)?|pottery|"
-             r"chess|sing(?:s|ing)?)\b", r"\bband\b", r"\bchoir\b",
+             r"chess|sing(?:s|ing)?)\b", r"\bband\b(?! ?\d)", r"\bchoir\b",
              r"\b(?:(?:do|does|doing|dance|dances|dancing|learn|learning|taken up|took up|into|stopped|quit) salsa|"
              r"salsa (?:dancing|class|classes|lessons|nights?)|tango|ballet|ballroom|zumba|bachata|swing dancing|line dancing|tap dancing|belly dancing|"
              r"crochet(?:s|ing)?|embroidery|quilting|woodwork(?:ing)?|woodturning|calligraphy|ceramics|origami|"
