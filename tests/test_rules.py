@@ -98,6 +98,9 @@ def test_distill_makes_third_person_typed_drafts():
     assert guess_key("她前年也搬到温江来了，巧得很。")[:2] == ("她", "home")
     assert guess_key("他在银行上班。")[0] == "他"
     assert guess_key("我住在成都。") == ("user", "home", "fact")
+    # how people are called, opening a clause: theirs ("王姐在超市做收银员" had replaced 小雨's job as the user's)
+    assert guess_key("小雨在小学当老师")[:2] == ("小雨", "job") and guess_key("王姐在超市做收银员")[0] == "王姐"
+    assert guess_key("刘总退休了")[0] == "刘总" and guess_key("老家在绵阳")[0] == "user"
     assert draft_from_sentence("Free time is a thing of the past.", session_id=None, message_id=None) is None
 
 

@@ -863,6 +863,7 @@ def test_terse_chinese_that_leaves_out_its_subject_is_the_users_and_挤死了_en
     from memchat.memory.rules import is_durable_statement
     assert is_durable_statement("在美团，天天写PRD和PPT 😂") and is_durable_statement("每天挤13号线，挤死了")
     assert not is_durable_statement("他在银行上班") and not is_durable_statement("今天下雨了")
+    assert not is_durable_statement("小雨在培训机构教英语")  # opens on someone: not the user's
     assert not RETIRING_ACT.search("挤死了") and not RETIRING_ACT.search("累死了") and RETIRING_ACT.search("鹦鹉死了")
     services = fake_services(tmp_path)
     for day, said in enumerate(("在美团，天天写PRD和PPT 😂", "每天挤13号线，挤死了", "现在骑电动车上班，十分钟"), start=1):

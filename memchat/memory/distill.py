@@ -254,6 +254,10 @@ def is_retirement(clause: str) -> bool:
     return bool(RETIREMENT.search(clause))
 
 
+_CN_CALLED = re.compile(r"^\s*((?:老|小)(?!时候|区|学|家|是|心|孩子?|时|吃|说|事|半|部分|狗|猫|朋友)[\u4e00-\u9fff]|"
+                        r"[\u4e00-\u9fff]{1,2}(?:姐|哥|叔|姨|总|经理|老师))"
+                        r"(?=在|是|当|做|去|住|也|又|现在|已经|刚|还|最近|开|考|搬|辞|换|退|结|离|生|病)")
+"""How people are called, opening a Chinese clause (小雨, 老陈, 王姐, 刘总): the clause is theirs."""
 _CN_THIRD_PERSON = re.compile(r"^\s*(他们|她们|他|她)(?![的家])")
 """A Chinese clause about him or her (as "She moved to Leeds" is: named_subject): not 他的 (his), 她家 (her home)."""
 
@@ -269,6 +273,8 @@ def _person(clause: str) -> str | None:
         return named.group(1).lower()
     if pronoun := _CN_THIRD_PERSON.match(clause):
         return pronoun.group(1)  # "她前年也搬到温江来了": her move, not the user's
+    if called := _CN_CALLED.match(clause):
+        return called.group(1)  # "小雨在小学当老师", "王姐在超市做收银员": theirs, not the user's job
     named_one = named_subject(clause)
     if named_one and re.search(r"\b(?:offered|gave|hired|took on|accepted|made|promoted|appointed) (?:me|us)\b", clause,
                                re.IGNORECASE):

@@ -45,8 +45,11 @@ _CORRECTION = re.compile(
     r"not .+ but|i misspoke|to correct)\b|^\s*(其实|不对|我是说|更正|不是)",
     re.IGNORECASE,
 )
-_CN_ZERO_SUBJECT = re.compile(r"^\W*(?!他|她|它|你|我们?的?(?:妈|爸|哥|姐|弟|妹))[\u4e00-\u9fff]")
-"""Chinese that says nobody first: about the user, who leaves 我 out (not 他…, 你…)."""
+_CN_ZERO_SUBJECT = re.compile(r"^\W*(?:\d|在|每天|天天|每周|现在|目前|刚|已经|最近|今天|昨天|前天|上周|这周|下周|去年|今年|明年|"
+                              r"明天|又|还在|也在|一直|平时|养了|买了|卖了|换了|换成|辞职|搬|跳槽|开始|坐|挤|骑|开车|住在|"
+                              r"做|当|干|学|练|考上|拿到|入职|不再|戒|offer)", re.IGNORECASE)
+"""Chinese that opens on what was done, or when, where no subject is said: the user's, who leaves 我 out
+("在美团，天天写PRD", "每天挤13号线"); not one that opens on someone ("小雨在小学当老师", "王姐在超市做收银员")."""
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|me|mine|we|our|im)\b", re.IGNORECASE)
 _CN_FIRST_PERSON = re.compile(r"(我|咱)")
 _EPHEMERAL = re.compile(
