@@ -818,6 +818,11 @@ def test_stories_told_on_and_found_on_set_i(tmp_path, told, asked, gone, kept):
 
 
 _REVIEW_20 = [  # (what, told then the request, must go, must stay): a helper's review of round 20's widened forget
+    # the user's own slot is not a friend's, a landlord's (these missed before round 20 too)
+    ('S02 salary/tom', ['My salary is 42k.', "Tom's salary is 80k, jammy git.", 'please forget my salary'], ['42k'], ['80k']),
+    ('S05 employer/friend', ['I work at Tesco in Hove.', 'Dan works at Google in London.', 'forget where I work'], ['Tesco'], ['Google']),
+    ('S06 salary/zh-friend', ['我月薪一万二。', '小王年薪三十万，羡慕。', '忘掉我工资的事'], ['一万二'], ['三十万']),
+    ('S07 home/landlord', ['I live in Clapham.', 'The landlord lives in Spain, never answers emails.', 'forget where I live'], ['Clapham'], ['landlord lives in Spain']),
     ('E01 doris-drink/sister-wine', ['My neighbour Doris has been drinking a lot lately.', "My sister says she's giving up wine for January.", 'forget what I told you about Doris and her drinking'], ['Doris has been drinking'], ['giving up wine']),
     ('E02 rohit-money/mum-mortgage', ['My mate Rohit owes the bank a fortune, he took out a loan for his wedding.', 'Mum rang, she finally paid off her mortgage!', "forget what I said about Rohit's money problems"], ['Rohit owes'], ['paid off her mortgage']),
     ('E04 sarah-divorce/daughter-moved-out', ['Sarah from work is going through a divorce.', 'My daughter moved out last week, her new flat is tiny.', "forget what I said about Sarah's divorce"], ['divorce'], ['daughter moved out']),

@@ -101,6 +101,9 @@ def test_distill_makes_third_person_typed_drafts():
     # how people are called, opening a clause: theirs ("王姐在超市做收银员" had replaced 小雨's job as the user's)
     assert guess_key("小雨在小学当老师")[:2] == ("小雨", "job") and guess_key("王姐在超市做收银员")[0] == "王姐"
     assert guess_key("刘总退休了")[0] == "刘总" and guess_key("老家在绵阳")[0] == "user"
+    # someone by what they are: theirs, unless the rest is the user's ("The GP says I'm pre-diabetic")
+    assert guess_key("The landlord lives in Spain, never answers emails.")[:2] == ("landlord", "home")
+    assert guess_key("The doctor says I'm pre-diabetic.")[0] == "user"
     assert draft_from_sentence("Free time is a thing of the past.", session_id=None, message_id=None) is None
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from memchat.memory.rules import is_correction, is_hedged, named_subject, rule_importance
-from memchat.memory.slots import BY_NAME, MULTI_VALUED, SLOTS, Slot, slot_of
+from memchat.memory.slots import BY_NAME, JOB_TITLES, MULTI_VALUED, SLOTS, Slot, slot_of
 from memchat.memory.timeexpr import MONTH_WORDS, ResolvedTime, first_time
 from memchat.types import Memory, MemoryDraft
 
@@ -254,6 +254,9 @@ def is_retirement(clause: str) -> bool:
     return bool(RETIREMENT.search(clause))
 
 
+THE_SOMEONE = re.compile(rf"^\s*the\s+(?:new\s+|old\s+)?({JOB_TITLES}|landlord|landlady|neighbou?r|boss|guy|"
+                         rf"woman|man|lad|girl|bloke)\b(?!\s+(?:job|role|post|course|exam|shift)\b)", re.IGNORECASE)
+"""A clause that opens on someone by what they are ("The landlord lives in Spain", "The new nurse is from Leeds")."""
 _CN_CALLED = re.compile(r"^\s*((?:老|小)(?!时候|区|学|家|是|心|孩子?|时|吃|说|事|半|部分|狗|猫|朋友)[\u4e00-\u9fff]|"
                         r"[\u4e00-\u9fff]{1,2}(?:姐|哥|叔|姨|总|经理|老师))"
                         r"(?=在|是|当|做|去|住|也|又|现在|已经|刚|还|最近|开|考|搬|辞|换|退|结|离|生|病)")
@@ -275,6 +278,9 @@ def _person(clause: str) -> str | None:
         return pronoun.group(1)  # "她前年也搬到温江来了": her move, not the user's
     if called := _CN_CALLED.match(clause):
         return called.group(1)  # "小雨在小学当老师", "王姐在超市做收银员": theirs, not the user's job
+    if (someone := THE_SOMEONE.match(clause)) and not re.search(rf"{_OF_THE_USER.pattern}|\bthe user\b",
+                                                                 clause[someone.end():], re.IGNORECASE):
+        return someone.group(1).lower()  # "The landlord lives in Spain": his home ("The GP says I'm…" is the user's)
     named_one = named_subject(clause)
     if named_one and re.search(r"\b(?:offered|gave|hired|took on|accepted|made|promoted|appointed) (?:me|us)\b", clause,
                                re.IGNORECASE):

@@ -24,7 +24,7 @@ from memchat.memory.concepts import (
     covers,
     index_words,
 )
-from memchat.memory.distill import CN_RELATIVES, RELATIVES
+from memchat.memory.distill import CN_RELATIVES, RELATIVES, THE_SOMEONE
 from memchat.memory.items import MemoryStore
 from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
@@ -178,6 +178,8 @@ def about(topic: str, sentence: str) -> bool:
     if slots := named_slots(topic):  # "my birthday", "my address": the user's own, whatever its words
         if concepts_in(sentence) & PEOPLE_CONCEPTS and not _also_the_users(sentence):
             return False  # not "My mum's birthday is 3 May", not "my sister lives in Porto"
+        if _NAMED_FIRST.match(sentence) or THE_SOMEONE.match(sentence):
+            return False  # not "Dan works at Google", "The landlord lives in Spain"
         if (slot := slot_of(sentence)) is not None and slot.name in slots:
             return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
@@ -282,8 +284,10 @@ def _goes_on_telling(content: str, tells: Callable[[str], bool]) -> bool:
 
 _QUICK_SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
 _NAMED_FIRST = re.compile(r"^\W*(?!(?:I|I'm|I've|My|Our|We|The|This|That|It|Current|Now|Just|Got|Still|Today|Yesterday)\b)"
-                          r"(?-i:[A-Z])[a-z]{2,}\b\s+(?:\w+\s+)?(?:is|was|lives|works|earns|makes|moved|got|has)\b")
-"""A statement that opens on someone's name ("Megan lives in Brighton now"): theirs, whatever slot it fills."""
+                          r"(?-i:[A-Z])[a-z]{2,}\b(?:['’]s)?\s+(?:\w+\s+)?(?:is|was|lives|works|earns|makes|moved|got|has)\b"
+                          r"|^\W*(?:(?:老|小)(?!时候|区|学|家|是)[\u4e00-\u9fff]|[\u4e00-\u9fff]{1,2}(?:姐|哥|叔|姨|总))(?!的?[我])")
+"""A statement that opens on someone's name ("Megan lives in Brighton now", "Tom's salary is 80k", 小王年薪三十万):
+theirs, whatever slot it fills."""
 
 
 def _of_someone_said_before(text: str) -> bool:
