@@ -343,9 +343,9 @@ def _near_miss(texts: list[str], content: str) -> str:
 def history_episodes(candidates: list[Candidate], children: dict[int, list[Memory]], asked: list[str],
                      floor: float) -> dict[int, int]:
     """An episode whose fact was superseded is history for a question about that fact: the question asks
-    for that fact's slot, or the later value is a relevant candidate (at or above the floor, no mismatch: "Callum
-    packed in the football" says nothing of his age). For anything
-    else it says (a name, a date, an event) it stands. Maps the episode to the memory that replaced its fact."""
+    for that fact's slot, or the later value is a relevant candidate (at or above the floor, and no mismatch:
+    "Callum's packed in the football" says nothing of his age). For anything else it says (a name, a date, an
+    event) it stands. Maps the episode to the memory that replaced its fact."""
     present = {c.memory.id for c in candidates if c.memory.status == "active" and c.relevance >= floor and not c.mismatch}
     history = {}
     for c in candidates:
@@ -417,6 +417,7 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
 
 
 _A_ROLE = re.compile(rf"\b(?:{JOB_TITLES})\b", re.IGNORECASE)
+"""What someone is at work ("nurse", "sparky"): ended only by words that name it, not by leaving a workplace."""
 
 
 def _whose(content: str) -> set[str]:
