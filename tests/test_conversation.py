@@ -139,9 +139,10 @@ def test_forget_acts_before_recall_and_retires_matching_notes(tmp_path):
     assert len(offer) == 1 and offer[0].content.startswith("memchat memory purge-topic ")
 
 
-def test_a_message_forgotten_whole_leaves_the_window_too(tmp_path):
-    """What the user took back is not read to the model again with the chat; a message that also said other
-    things stays (its memory keeps those), and so does the rest of the chat."""
+def test_a_message_forgotten_whole_or_in_part_leaves_the_window_too(tmp_path):
+    """What the user took back is not read to the model again with the chat. A message that also said other things
+    leaves the window too (the window holds it as typed, forgotten part and all); its memory keeps the rest. The rest
+    of the chat stays."""
     conv = fake_conversation(tmp_path)
     for text in ("My daughter has been self-harming, we're getting her help from the GP.",
                  "I work at Tesco. My daughter loves netball.", "I live in Porto."):
@@ -150,8 +151,9 @@ def test_a_message_forgotten_whole_leaves_the_window_too(tmp_path):
     conv.run_turn("Forget everything about my daughter.")
     conv.wait()
     prompt = " ".join(m.content for m in conv.services.engine.prompts[-1])
-    assert "self-harming" not in prompt and "Porto" in prompt
-    assert "Tesco" in prompt  # its message said more than what went
+    assert "self-harming" not in prompt and "netball" not in prompt and "Porto" in prompt
+    kept = " ".join(m.content for m in conv.services.memories.list_items(episodes=True))
+    assert "Tesco" in kept and "netball" not in kept  # what else its message said is kept in memory
 
 
 def test_only_what_the_request_took_back_leaves_the_window(tmp_path):

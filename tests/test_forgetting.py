@@ -284,6 +284,21 @@ def test_in_a_chat_what_was_just_said_is_the_users_previous_message(tmp_path):
     assert "Biscuit" in _alive(conversation.services)
 
 
+def test_a_message_the_request_took_a_part_of_is_not_read_again_with_the_chat(tmp_path):
+    """Tried in the app (round 20): "My neighbour Doris… I've noticed a lot of wine bottles in her bin" kept its
+    first sentence in memory after "forget … Doris and her drinking", so the message was not all forgotten and the
+    window sent it to the model again, wine bottles and all, as it was typed."""
+    conversation = fake_conversation(tmp_path, ("Noted.",) * 4)
+    for text in ("My neighbour Doris has been my rock, we play Scrabble on Thursdays. But I'm worried about her. "
+                 "I've noticed a lot of wine bottles in her recycling bin lately.", "I'm growing tomatoes this year.",
+                 "Please forget what I told you about Doris and her drinking, it's her business."):
+        conversation.run_turn(text)
+        conversation.settle()
+    assert "wine bottles" not in _alive(conversation.services) and "Scrabble" in _alive(conversation.services)
+    window = " ".join(m.content for m in conversation.services.sessions.window(conversation.session.id))
+    assert "wine bottles" not in window and "tomatoes" in window
+
+
 @pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
     # the story goes on in a sentence that opens on whom it named: that sentence, and what it stored, go too
     (["My cousin Leo got caught shoplifting. He has a court date in June and he's terrified.",

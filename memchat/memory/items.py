@@ -213,15 +213,17 @@ class MemoryStore:
                                 "(SELECT MAX(created_at) FROM memories WHERE status IN ('active', 'pending'))")
         return [_memory(r) for r in rows]
 
-    def all_forgotten(self, message_ids: Sequence[int]) -> list[int]:
-        """Those of these messages whose every stored row has been forgotten (deleted): what the user took back,
-        which the chat window must not read to the model again. A message that stored nothing is not among them."""
+    def stored_by(self, message_ids: Sequence[int]) -> dict[int, list[tuple[int, str, str]]]:
+        """What each of these messages stored, as (id, status, content) rows: compared before and after a forget
+        request, it tells which messages the request took something from, wholly or in part."""
         if not message_ids:
-            return []
+            return {}
         marks = ",".join("?" * len(message_ids))
-        rows = self.db.rows(f"SELECT source_message, SUM(status != 'deleted') AS kept FROM memories "
-                            f"WHERE source_message IN ({marks}) GROUP BY source_message", list(message_ids))
-        return sorted(r["source_message"] for r in rows if not r["kept"])
+        stored: dict[int, list[tuple[int, str, str]]] = {}
+        for r in self.db.rows(f"SELECT id, source_message, status, content FROM memories WHERE source_message IN ({marks}) "
+                              "ORDER BY id", list(message_ids)):
+            stored.setdefault(r["source_message"], []).append((r["id"], r["status"], r["content"]))
+        return stored
 
     def many(self, memory_ids: Sequence[int]) -> dict[int, Memory]:
         if not memory_ids:

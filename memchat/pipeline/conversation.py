@@ -305,7 +305,7 @@ class Conversation:
         topic = request.topic
         previous = self.services.sessions.previous_user_message(message)
         said = [m.id for m in self.services.sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
-        forgotten_before = set(self.services.memories.all_forgotten(said)) if topic else set()
+        stored_before = self.services.memories.stored_by(said) if topic else {}
         outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
                                                story=request.story)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
@@ -329,8 +329,11 @@ class Conversation:
             outcomes.append(WriteOutcome("skipped", "; ".join(f"memchat memory purge {i} {db}" for i in deleted),
                                          PURGE_OFFER))
         elif topic and any(o.action == "deleted" for o in outcomes):
-            now_gone = [i for i in self.services.memories.all_forgotten(said) if i not in forgotten_before]
-            sessions.drop_exchanges(now_gone)  # what this request took back is not read again with the chat
+            stored_after = self.services.memories.stored_by(said)
+            taken = [i for i in said if stored_after.get(i) != stored_before.get(i)]
+            sessions.drop_exchanges(taken)  # what this request took back, wholly or in part ("My neighbour Doris… /
+            # I've noticed wine bottles in her bin": the first sentence is kept in memory), is not read again with
+            # the chat: the window holds the message as it was typed
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
         return outcomes
