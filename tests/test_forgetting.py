@@ -716,12 +716,7 @@ def test_clearing_it_from_somewhere_else_is_no_request_to_forget(text):
      "Forget what I said about Ravi's arrest.", ["arrested"], ["quit smoking", "Exam results"]),
 ])
 def test_review_cases_forget_what_was_asked_and_nothing_else(tmp_path, told, asked, gone, kept):
-    services = fake_services(tmp_path)
-    _told(services, *told)
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize("text", [
@@ -777,12 +772,7 @@ def test_second_review_cases(tmp_path, told, asked, gone, kept):
     (["王姐是我以前的老邻居，人很好。", "王姐上个月离婚了，她老公在外面有人。"], "王姐离婚的事你别记了", ["离婚"], ["老邻居"]),
 ])
 def test_a_chinese_story_of_someone_is_not_everything_said_of_them(tmp_path, told, asked, gone, kept):
-    services = fake_services(tmp_path)
-    _told(services, *told)
-    services.writer.process(asked, session_id=None, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize(("text", "topic"), [

@@ -15,12 +15,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from memchat.memory.timeexpr import MONTH_WORDS
 
 
+@lru_cache(maxsize=4096)
 def without_accents(text: str) -> str:
-    """Latin letters without their accents ("bodhrán" → "bodhran"); Chinese and everything else as it is."""
+    """Latin letters without their accents ("bodhrán" → "bodhran"); Chinese and everything else as it is. Cached:
+    every slot's `matches` asks it of the same clause."""
     if text.isascii():
         return text
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
