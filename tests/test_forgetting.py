@@ -822,6 +822,40 @@ def test_stories_told_on_and_found_on_set_i(tmp_path, told, asked, gone, kept):
     assert all(k in alive for k in kept), alive
 
 
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a long Chinese story is told by a pair of its characters or two of them, not one (上 of 肺上 took a house sale)
+    (["老周上个礼拜天签了合同，高兴得很。", "老周体检查出肺上有个小结节。"], "老周肺上那个结节的事你删了吧",
+     ["结节"], ["签了合同"]),
+    # the frame of a Chinese request ("前段时间跟你说的…") is no part of the story; the people in it are whose, not what
+    (["我儿子在深圳做软件，儿媳妇是护士。", "儿子跟儿媳妇最近一直在冷战。"], "前段时间跟你说的我儿子儿媳吵架那件事，你别记了",
+     ["冷战"], ["护士"]),
+    (["我在社区医院做护士。", "去年我弟做生意亏了，找我借了三万。"], "借钱给我弟弟那个事，你就当我没说过。", ["三万"], ["护士"]),
+    # "…and all of it": all said of them; a sentence that leaves out its subject ("wants to borrow…") goes on
+    (["My ex Sheila rang out of nowhere, she lives in Reno now with her new fella. wants to borrow 2 grand for her rent.",
+      "I play darts on Fridays."],
+     "please forget what I said about Sheila and the money and all of it", ["Reno", "2 grand"], ["darts"]),
+    # a lowercase name beside what happened: their part in it, and the next message that opens on them and names them
+    (["my flatmate zoe plays drums at night", "also zoe lent her brother 500 quid, he never paid it back",
+      "now he blocks her number. she cries a lot, poor zoe"],
+     "delete what i said about zoe and money", ["500 quid", "blocks her number"], ["plays drums"]),
+    # a story of the user's own in other words than the request's ("therapist" — "counsellor")
+    (["had a panic attack at work yesterday", "i see a counsellor at the student centre every monday",
+      "i started bouldering last week"], "forget about the panic attacks and the therapist", ["counsellor"], ["bouldering"]),
+    (["I filed chapter 11 for my bakery in 2019 and lost the lease.", "My daughter is getting married in June."],
+     "scratch that part about the bankruptcy, it's behind me", ["chapter 11"], ["married in June"]),
+])
+def test_stories_found_on_set_j(tmp_path, told, asked, gone, kept):
+    """Found on held-out set J (round 21): Chinese forget took what only shared a character with the story (a
+    flat's contract, the user's name and age for a son's marriage), and English kept what went on without a
+    shared word."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *told)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
 _REVIEW_20 = [  # (what, told then the request, must go, must stay): a helper's review of round 20's widened forget
     # the user's own slot is not a friend's, a landlord's (these missed before round 20 too)
     ('S02 salary/tom', ['My salary is 42k.', "Tom's salary is 80k, jammy git.", 'please forget my salary'], ['42k'], ['80k']),

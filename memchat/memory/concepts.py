@@ -41,7 +41,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("brother", "sibling", "brother|bro|哥哥|弟弟|我哥|我弟|兄弟"),
     ("sister", "sibling", "sister|sis|姐姐|妹妹|我姐|我妹"),
     ("in-law", "family", "in-law|in-laws|brother-in-law|sister-in-law|mother-in-law|father-in-law|son-in-law|"
-                         "daughter-in-law|妹夫|姐夫|嫂子|弟媳|公公|婆婆|岳父|岳母|丈母娘|老丈人"),
+                         "daughter-in-law|妹夫|姐夫|嫂子|弟媳|儿媳|儿媳妇|女婿|公公|婆婆|岳父|岳母|丈母娘|老丈人|亲家"),
     ("grandparent", "family", "grandparent|grandparents|grandma|grandmother|granny|nan|grandpa|grandfather|"
                               "奶奶|爷爷|外婆|外公|姥姥|姥爷"),
     ("grandchild", "family", "grandchild|grandchildren|grandkid|grandkids|grandson|granddaughter|孙子|孙女|外孙|外孙女"),
@@ -100,13 +100,17 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒"),
     ("money", None, "money|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
                     "owed|owing|loan|loans|overdraft|"
-                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|bills|ctc|lpa|lakh|lakhs|crore|crores|"
+                    "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|filed chapter|filing chapter|filed for chapter|insolvent|"
+                    "insolvency|borrow|borrows|borrowed|borrowing|lend|lends|lending|bills|ctc|lpa|lakh|lakhs|crore|crores|"
                     "take-home|take home pay|net pay|gross pay|per annum|工资|收入|薪水|年薪|月薪|薪资|欠钱|借钱|欠了|欠款|欠债|"
-                    "外债|借款|借给|还钱|周转|贷款|房贷|存款"),
+                    "外债|借款|借给|还钱|周转|贷款|房贷|存款|破产"),
     ("marriage", None, "marriage|marriages|marital|married life|婚姻"),
     ("separation", "marriage", "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
-                         "broke up|breaking up|break-up|breakup|called it quits|affair|cheating on|cheated on|marriage counselling|"
+                         "broke up|breaking up|break-up|breakup|called it quits|an affair|the affair|his affair|her affair|cheating on him|"
+                         "cheating on her|cheating on me|cheated on him|cheated on her|cheated on me|marriage counselling|"
                          "couples counselling|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
+    ("quarrel", None, "argument|arguments|arguing|argued|falling out|fell out|row with|rowing|吵架|吵起来|吵了一架|冷战|"
+                      "闹矛盾|闹别扭"),
     ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
@@ -286,6 +290,8 @@ def ancestors(name: str) -> list[str]:
 
 PEOPLE_CONCEPTS = frozenset(n for n in CONCEPTS if n in ("family", "boss", "colleague") or "family" in ancestors(n))
 """The concepts that name people in the user's life (a mother, a boss), not what happened to them."""
+CN_PEOPLE_WORDS = re.compile("|".join(sorted({w for n in PEOPLE_CONCEPTS for w in _WORDS[n] if has_cjk(w)}, key=len, reverse=True)))
+"""The Chinese words for the people in a user's life (儿媳, 我弟, 同事): who a story is of, not what it tells."""
 
 
 def meets(asked: str, said: str) -> bool:

@@ -490,7 +490,7 @@ def forget_topic(text: str) -> str | None:
 
 def topic_parts(topic: str) -> list[str]:
     """'Archie and Linda and the drinking thing' → the parts a forget request names."""
-    parts = re.split(r"\s*(?:\band\b|&|,|和|跟|与|、|以及)\s*", topic, flags=re.IGNORECASE)
+    parts = re.split(r"\s*(?:\band\b|&|,|和(?![你您])|跟(?![你您])|与|、|以及)\s*", topic, flags=re.IGNORECASE)  # not 跟你说的
     vague = r"\b(the|whole|entire|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about|saga|drama)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
     parts = [p for p in parts if re.search(r"\w", p)]

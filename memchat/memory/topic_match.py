@@ -17,6 +17,7 @@ import statistics
 from collections.abc import Callable, Sequence
 
 from memchat.memory.concepts import (
+    CN_PEOPLE_WORDS,
     DOMAINS,
     PEOPLE_CONCEPTS,
     concept_overlap,
@@ -54,8 +55,9 @@ _CN_PEOPLE = (*CN_RELATIVES.split("|"), "前任")
 """Who a forget topic is about: what was said about them, close in meaning to the topic, goes too."""
 
 
-_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|上次|上回|之前|刚才|昨天|那天|那次)?(?:我)?(?:跟你)?(?:说|提|讲)(?:的|过的?|到的?)?"
-                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$|相关的?(?:都|内容|信息|东西|事)?$")
+_CN_TOPIC_FRAME = re.compile(r"^(?:前两天|前几天|前阵子|前段时间|前一阵子?|上次|上回|之前|以前|刚才|昨天|那天|那次|上个?月|上周|上个?礼拜)?"
+                             r"(?:我)?(?:跟你|和你|给你)?(?:说|提|讲)(?:的|过的?|到的?)?"
+                             r"|的?(?:那个|这个|那件|这件)?(?:事情?|事儿)$|相关的?(?:都|内容|信息|东西|事)?$|(?<=.)(?:那个|这个)(?=.)")
 """The frame of a Chinese forget topic: when it was said, and "that matter"."""
 
 
@@ -188,6 +190,8 @@ def about(topic: str, sentence: str) -> bool:
              or topic_terms - owners - _NO_STORY - _VAGUE  # "Bern's husband": the husband, not all said of Bern
              or topic_terms - _VAGUE or topic_terms)  # "the Northgate thing": Northgate
     words = set(search_terms(sentence))
+    if _ALL_OF_IT.search(topic) and people & words:
+        return True  # "Sheila and the money and all of it": all said of Sheila
     if has_cjk(topic):
         story = {t for t in story if not has_cjk(t)}  # Chinese is read by its pairs below, not char by char
     if story & words or _kin(story, words) or concept_overlap(_story_concepts(topic), concepts_in(sentence)):
@@ -216,20 +220,64 @@ _CN_WHOSE = re.compile(rf"^(?:(?:我们|我|用户)的?)?(?:{'|'.join(_CN_PEOPLE
 """Whom a Chinese topic's story is of, said first: a relative (我弟), or how people are called (老陈, 小琴, 王姐)."""
 
 
+_CN_GRAMMAR = frozenset("上下里中前后内外边时间天年月日号个只件把给被让跟对从向到去来着得地很太更最又再才没不")
+"""Characters that place, time, count or join what a Chinese sentence says: in every other sentence, they tell no
+story (肺上那个结节 is 肺 and 结节; 借钱给我弟弟 is 借 and 钱)."""
+
+
+def _story_chars(story: str) -> list[str]:
+    """A Chinese story's own characters, a space for each that is not one: the people in it are whose, not what
+    ("儿媳吵架" is 吵架), and what only places, times or joins tells nothing."""
+    story = CN_PEOPLE_WORDS.sub(" ", re.sub(CN_RELATIVES, " ", story))
+    return [c if has_cjk(c) and c not in CJK_STOP_CHARS | CJK_PARTICLES | _CN_GRAMMAR else " " for c in story]
+
+
+def cn_tells(story: str, text: str) -> bool:
+    """Whether `text` tells a Chinese story in words of its own: for a short one, any of its characters (借钱 —
+    "借了两万", 挂科 — "有门课挂了"); for a longer one, a pair of them or two of them apart (肺上那个结节 — "肺上有个
+    小结节", 借表哥的钱还清 — "找表哥刘强借了两万"), since one character of six is anything ("上个礼拜天签的合同")."""
+    own = _story_chars(story)
+    chars = {c for c in own if c != " "}
+    if len(chars) <= 2:
+        return bool(chars & set(text))
+    return len(chars & set(text)) >= 2 or any(a + b in text for a, b in zip(own, own[1:]) if " " not in (a, b))
+
+
+_CN_KIN = {"弟弟": "弟", "哥哥": "哥", "姐姐": "姐", "妹妹": "妹", "妈妈": "妈", "爸爸": "爸"}
+"""A relative said in full (借钱给我弟弟) is said short too ("我弟做生意亏了")."""
+
+
+def _cn_people_pairs(topic: str) -> set[str]:
+    """The character pairs and characters of a Chinese topic that are someone, or part of them ("我儿", "儿子",
+    "儿媳", 媳 of 我儿子儿媳吵架): who the story is of, not what it tells."""
+    spans = [m.span() for m in re.finditer(f"{CN_PEOPLE_WORDS.pattern}|{CN_RELATIVES}|前任", topic)]
+    return ({topic[i:i + 2] for start, end in spans for i in range(max(0, start - 1), end) if i + 2 <= len(topic)}
+            | {topic[i] for start, end in spans for i in range(start, end)})
+
+
 def _cn_says(core: str, text: str) -> bool:
     """Most of a Chinese topic's character pairs, or every one of its characters in any order ("我爸欠钱" in
     "我爸欠了别人十几万的钱"). When the topic names whose story it is, the story's own words must be there:
     "老陈借钱" is not everything said of 老陈 ("老陈是我老公，以前开公交车的"), as "Cian's assessment" is not."""
     whose = _CN_WHOSE.match(core)
     story = core[whose.end():] if whose else ""
-    if len(story) >= 2:  # the one it is of, and a character of the story's own or its concept ("老陈前阵子找他同学借了
+    if len(story) >= 2:  # the one it is of, and the story's own characters or its concept ("老陈前阵子找他同学借了
         person = re.sub(r"^(?:我们|我|用户)的?|的$", "", whose.group(0))  # 两万"), not a price ("三百块钱")
-        told = set(story) - CJK_STOP_CHARS - CJK_PARTICLES
-        return person in text and bool(told & set(text) or concept_overlap(_story_concepts(story), concepts_in(text)))
+        return person in text and (cn_tells(story, text) or concept_overlap(_story_concepts(story), concepts_in(text)))
     chars = {t for t in query_terms(core) if is_single_cjk(t)}
     return keyword_overlap(core, text) >= 0.5 or (len(chars) >= 2 and chars <= set(text))
 
 
+_ALL_OF_IT = re.compile(r"\b(?:all of (?:it|that|this|them)|all (?:that|this)|the whole (?:thing|lot|story|business|saga)|"
+                        r"every ?thing)\b", re.IGNORECASE)
+"""A topic that says it wants the whole story gone, not one part of it ("…and the casino and all of it")."""
+_OPENS_ON_THEM = re.compile(r"^\W*(?:(?:now|and|but|so|then|still|apparently|and now|but now)\s+)?(?:he|she|him|her|his)\b",
+                            re.IGNORECASE)
+"""A message that opens on whom the one before spoke of ("now he ignores her calls")."""
+_THEIR_DOING = re.compile(r"^\W*(?:and\s+|but\s+|now\s+|then\s+)?(?:says|wants|keeps|needs|asks|reckons|thinks|claims|swears|"
+                          r"promises|owes|borrows|insists|refuses|admits|denies|calls|texts|rings)\b", re.IGNORECASE)
+"""A sentence that leaves out whose doing it tells, in a form the user's own never takes ("wants to borrow 4 grand,
+says they're behind on the house note"): it goes on about whom the sentence before named."""
 _GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|她|他们|她们)", re.IGNORECASE)
 
 
@@ -298,6 +346,8 @@ def _of_someone_said_before(text: str) -> bool:
     not "周末带女儿去游乐园" nor "妈妈最近身体也不好")."""
     if has_cjk(text) and not re.search(r"[A-Za-z]{3,}", text):
         return not _CN_SOMEONE_ELSE.search(re.sub(r"[他她]的?(?:" + CN_RELATIVES + ")", "", text))
+    if _THEIR_DOING.match(text):
+        return True
     rest = _PLACE.sub(lambda m: " " * len(m.group(0)), _THEIR_OWN.sub(lambda m: " " * len(m.group(0)), text))
     pronoun = _HIS_OR_HERS.search(rest)  # the first "she" is theirs unless someone else is named before it
     return pronoun is not None and not _SOMEONE_ELSE.search(rest[:pronoun.start()])
@@ -311,7 +361,8 @@ def goes_on(sentence: str) -> bool:
     """A sentence that opens on whom the one before named and says nothing a slot holds ("Ruth started chemo. She's
     lost her hair…", "His accountant filed nothing…"): it goes on telling that story. "He's turning 70 in June"
     after "Dad's knee surgery is on Friday" is a fact of its own."""
-    return bool(_GOES_ON.match(sentence)) and slot_of(sentence) is None and not _OWN_FACT.search(sentence)
+    return bool(_GOES_ON.match(sentence) or _THEIR_DOING.match(sentence)) and slot_of(sentence) is None \
+        and not _OWN_FACT.search(sentence)
 
 
 _SPACED = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
@@ -390,13 +441,17 @@ def without_topic(content: str, topic: str) -> str:
     the chunks after it that leave their subject out ("才八周", "比之前多了四千")."""
     units = _told_in(content)
     kept, going, said_it = [], False, False
-    for unit, chunk, opens in units:
+    opening = 0  # how many of the first units open on someone not yet named ("now he ignores her calls. she
+    for n, (unit, chunk, opens) in enumerate(units):  # cries every night, poor isla"): they tell what follows
         if chunk:  # a new sentence goes on only with 他 or 她
             goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
         else:
             goes_on_telling = going and (goes_on(unit) or _a_comment(unit)) or said_it and _a_fragment(unit)
         said_it = about(topic, unit)
         going = said_it or goes_on_telling
+        if said_it and opening == n:
+            del kept[:opening]
+        opening += opening == n and not chunk and bool(_OPENS_ON_THEM.match(unit))
         if not going:
             kept.append(unit)
     return " ".join(kept) if kept and len(kept) < len(units) else ""
@@ -501,6 +556,53 @@ class TopicMatcher:
                 found.add(episode.id)  # ("current ctc 24 lpa, they offered 36")
         return found
 
+    def _own_story(self, topic: str) -> set[int]:
+        """A story of the user's own that names nobody ("panic attack and therapist"), told in other words: what the
+        user said in the first person that carries the story's narrow concept ("i see dr. brennan at uni counselling"),
+        which the embedder reads as another thing (0.20). Not an area of life (the user's work), not someone's story."""
+        if _PEOPLE.search(topic) or concepts_in(topic) & PEOPLE_CONCEPTS or has_cjk(topic):
+            return set()
+        narrow: set[str] = set()
+        for part in topic_parts(topic):  # what each part ends on ("panic attack", "therapist"): not "our joint account"
+            words = [w for w in re.findall(r"[\w'-]+", part) if w.lower() not in _VAGUE_WORDS]
+            narrow |= concepts_in(" ".join(words)) - concepts_in(" ".join(words[:-1]))
+        narrow &= _story_concepts(topic) - DOMAINS
+        if not narrow:
+            return set()
+        words = [w for name in narrow for w in index_words(name) if not is_single_cjk(w)]
+        hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 200)])
+        return {i for i, m in hits.items() if concept_overlap(frozenset(narrow), concepts_in(m.content))
+                and _FIRST_PERSON.search(m.content) and not _NAMED_FIRST.match(m.content)
+                and not concepts_in(m.content) & PEOPLE_CONCEPTS}  # "My mum has rheumatoid arthritis" is hers
+
+    def _lowercase_names(self, parts: list[str], things: list[str]) -> list[str]:
+        """The parts of a topic typed without capitals that are someone's name, when the topic also says what
+        happened ("isla and money"): one word that names no concept and stands as someone where it was said
+        ("my flatmate isla plays guitar")."""
+        if len(things) < 2:
+            return []
+        names = []
+        for part in things:
+            if (re.fullmatch(r"[a-z]{3,}", part) and part not in STOPWORDS and not concepts_in(part)
+                    and set(search_terms(part)) - _VAGUE - _NO_STORY):
+                said = self.memories.many([i for i, _ in self.memories.keyword(part, 20, every=True)]).values()
+                if any(_as_someone(part, m.content) and not re.search(
+                        rf"\b(?:the|a|an|my|our|his|her|their|your|this|that)\s+{part}\b", m.content, re.IGNORECASE)
+                       for m in said):  # "the landlord is Mr Hughes" is no name
+                    names.append(part)
+        return names if len(names) < len(things) else []
+
+    def _told_on(self, memory: Memory, names: list[str], tells: Callable[[str], bool]) -> set[int]:
+        """Where a story an episode tells goes on: the message's next windows and the next message, where they tell
+        it of them (`_goes_on_telling`); and the whole next message when it opens on them and names them again
+        ("now he ignores her calls. she cries every night, poor isla"), whatever else it says."""
+        following = self.memories.told_next(memory, 1)
+        found = {m.id for m in self.memories.later_windows(memory) + following if _goes_on_telling(m.content, tells)}
+        if following and _OPENS_ON_THEM.match(following[0].content) and any(
+                re.search(rf"\b{re.escape(name)}\b", m.content, re.IGNORECASE) for m in following for name in names):
+            found |= {m.id for m in following}
+        return found
+
     def _story(self, part: str, names: list[str]) -> set[int]:
         """What names the person of a story *and* one of the story's other words: "Luke's getting made
         redundant from the mill" for "Luke losing his job at the mill", not "Luke's 35th today"."""
@@ -524,8 +626,7 @@ class TopicMatcher:
                     found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
                 if memory.is_episode:  # the story told after the name, of "her" ("My neighbour Doris… / I've seen
                     # wine bottles in her bin"), in the message's next windows or the next message
-                    found |= {m.id for m in self.memories.later_windows(memory) + self.memories.told_next(memory, 1)
-                              if _goes_on_telling(m.content, tells)}
+                    found |= self._told_on(memory, [name] if tells(memory) else [], tells)
         return found
 
     def _lowercase_story(self, part: str) -> set[int]:
@@ -572,15 +673,15 @@ class TopicMatcher:
         if person is None:
             return set()
         whose = _CN_WHOSE.match(core)  # "王姐离婚": the story is 离婚; 王 is part of who, as 姐 is
-        rest = set(core[whose.end():] if whose else core.replace(person, "")) - CJK_STOP_CHARS - CJK_PARTICLES
-        rest = {c for c in rest if has_cjk(c)}
-        if not rest:
+        rest = core[whose.end():] if whose else core.replace(person, " ")
+        if not "".join(_story_chars(rest)).strip():
             return set()
         story = _story_concepts(core)
 
         def tells(memory: Memory) -> bool:
-            return bool(rest & set(memory.content) or concept_overlap(story, concepts_in(memory.content)))
+            return cn_tells(rest, memory.content) or concept_overlap(story, concepts_in(memory.content))
 
+        person = _CN_KIN.get(person, person)  # 弟弟 is 我弟 too
         hits = self.memories.many([i for i, _ in self.memories.keyword(person, 100, every=True)])
         found = {m.id for m in hits.values() if person in m.content and tells(m)}
         tail = core[whose.end():] if whose else core.replace(person, "")
@@ -603,8 +704,7 @@ class TopicMatcher:
         when the embedder reads it, what is close in meaning and shares a word or a concept with the topic."""
         found: set[int] = set()
         topic_terms = set(query_terms(topic)) - _NO_STORY or set(query_terms(topic))
-        people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | {t for t in topic_terms if has_cjk(t) and
-                                                                         any(p in t for p in _CN_PEOPLE)}
+        people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | _cn_people_pairs(topic)
         parts = topic_parts(topic)
         area = sensitive_area(topic)
         slots = [] if area else named_slots(topic)
@@ -612,9 +712,14 @@ class TopicMatcher:
             found |= self._in_area(area)
         elif slots:  # "where I work": every value of the slot, however it was said
             found |= self._in_slots(slots)
-        things = [p for p in parts if not re.search(rf"\b{_NAME}\b", p) and not has_cjk(p)]
+        things = [p for p in parts if not re.search(rf"\b{_NAME}\b", p) and not has_cjk(p) and not _ALL_OF_IT.fullmatch(p)]
+        if _ALL_OF_IT.search(topic):  # "Donna and the money and the casino and all of it": all of Donna, not her part
+            things = []
+        lowercase_names = self._lowercase_names(parts, things)  # "isla and money": isla's part in it
+        things = [p for p in things if p not in lowercase_names]
         for part in parts:
-            names = re.findall(rf"\b{_NAME}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+            names = (re.findall(rf"\b{_NAME}\b", part) or ([part] if has_cjk(part) and len(part) <= 4 else [])
+                     or ([part] if part in lowercase_names else []))
             # "Priti's husband" is the husband: Priti is only whose he is
             names = [n for n in names if not re.search(rf"\b{re.escape(n)}['’]s\s+(?:{RELATIVES})\b", part, re.I)]
             if names and things and part not in things:  # "Sam and the therapy": Sam's part in it, not all of Sam
@@ -638,6 +743,7 @@ class TopicMatcher:
                     if _cn_says(core, memory.content):
                         found.add(memory.id)
                 found |= self._cn_story(core)
+        found |= self._own_story(topic)
         if part := body_part(topic):  # "my kidney": what a doctor's word for it said ("nephrolithiasis")
             for root in _BODY_ROOTS[part]:
                 found |= {m.id for m in self.memories.containing(root) if _in_doctors_words(part, m.content)}
