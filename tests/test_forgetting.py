@@ -856,6 +856,103 @@ def test_stories_found_on_set_j(tmp_path, told, asked, gone, kept):
     assert all(k in alive for k in kept), alive
 
 
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Could you delete the bit about the complaint from a few weeks ago? It's closed.", "the complaint"),
+    ("Don't keep that stuff about Mia from last time, please - it's her business.", "Mia"),
+    ("forget what I told you about the restructure at Rohan's work too. His team is fine.", "the restructure at Rohan's work"),
+    ("Can you delete everything about that whole thing, the lump, the biopsy, all of it. I don't want it kept.",
+     "the lump and the biopsy"),
+])
+def test_when_it_was_said_and_which_thing_are_no_part_of_the_topic(text, topic):
+    """Found on set J: "…the complaint from a few weeks ago" kept "from", "…about that whole thing, the lump, the
+    biopsy" asked for "whole thing" and forgot nothing."""
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(text).topic == topic
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a story at someone's work goes on in the area's words ("a meeting with HR"), of him
+    (["Rohan's had a letter saying his department is being restructured.", "He's got a meeting with HR next week.",
+      "I booked the tennis court for Sunday."],
+     "forget what I told you about the restructure at Rohan's work", ["meeting with HR"], ["tennis court"]),
+    # what they said, told with no subject, goes on about the one forgotten (Chinese leaves out whose words)
+    (["表哥找我借了两万", "说年底还，估计悬", "我养了一只柯基"], "表哥那事别记了哈", ["两万", "年底还"], ["柯基"]),
+    # a visit to the doctor is the user's health, however it was said
+    (["最近焦虑，医生开了舍曲林", "周末去西湖边citywalk"], "看病那条删了吧，隐私", ["舍曲林"], ["citywalk"]),
+])
+def test_stories_found_on_set_j_second_half(tmp_path, told, asked, gone, kept):
+    """Set J's second half, traced after its clean run (forget 0.25 there): the same kinds of story, told on in
+    other words than the request's."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *told)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("On reflection, please do forget what I said about Margaret's husband.", "Margaret's husband"),
+    ("Actually I probably shouldn't have told you about Lucy, she'd kill me. Forget her news for now.", "Lucy's news"),
+    ("他住院那事你别记了，我爸不想让人知道。", "我爸住院"),
+    ("被辞退那事你先别记了，等我找到下家再说。", "被辞退"),
+    ("看心理医生那个事能不能帮我删掉，不太想留记录。", "看心理医生"),
+    ("Forget about the vasectomy thing mate, bit personal.", "vasectomy thing"),
+    ("Kindly don't keep my HIV status in memory, I have told very few people.", "my HIV status"),
+])
+def test_fillers_and_pronouns_around_a_topic(text, topic):
+    """A fresh set of forget requests written by a helper (set K, round 21): "please do forget" was no request, a
+    topic kept "for now", "mate", "in memory", 你先, 能不能, and "her news", 他住院 named nobody."""
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(text).topic == topic
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # the next message goes on with the story without its words: "Hasn't told…", "His public defender says…", 医生说
+    (["Big news, my sister Beth is expecting! Due in March.", "Hasn't told her boss yet, wants to wait for the scan.",
+      "Other news, I've started a pottery class."],
+     "I shouldn't have said anything about Beth. Forget her news.", ["Hasn't told her boss"], ["pottery class"]),
+    (["My nephew Kyle was arrested on Saturday for possession.", "His solicitor says he might get a caution.",
+      "In other news, the runner beans are finally up."],
+     "Please forget about Kyle's arrest.", ["might get a caution"], ["runner beans"]),
+    (["我妈上周做了心脏搭桥，现在在ICU。", "医生说恢复得还行。对了，我下个月要去成都出差。"], "她住院那事你别记了，我妈不想让人知道。",
+     ["恢复得还行"], ["成都出差"]),
+    # a relative's story told with the relative's word, never their name
+    (["Mate, my dad's going in for a hip replacement next Thursday.", "Also me and the missus adopted a kelpie pup."],
+     "Scratch the hospital stuff about Dad, he's a private bloke.", ["hip replacement"], ["kelpie"]),
+    (["My brother's business went under and he's declaring bankruptcy.", "I got a pay rise at work, finally."],
+     "Forget what I said about my brother's finances.", ["bankruptcy"], ["pay rise"]),
+    # the user's own story told in other words (裁员 for 被辞退), and what the message turns to after it stays
+    (["公司这轮裁员把我裁了，赔偿说是N+1。", "换个话题吧，我儿子这学期数学考了全班第一。"], "被辞退那事你先别记了",
+     ["N+1"], ["全班第一"]),
+    (["我最近开始看心理咨询师了，每周四下午。", "咨询师说我有点强迫倾向。另外我搬家了，现在住在浦东。"],
+     "看心理医生那个事能不能帮我删掉", ["每周四下午", "强迫倾向"], ["浦东"]),
+])
+def test_stories_found_on_set_k(tmp_path, told, asked, gone, kept):
+    """Set K (round 21): 90 forget cases a helper wrote from the data format only; round 20's code got 27 right.
+    These are kinds found on its odd-numbered half, each written anew here (the even half is kept for measuring)."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *told)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
+def test_from_last_time_is_that_chats_story_not_who_they_are(tmp_path):
+    """"Don't keep that stuff about Mia from last time": the chat that last told of Mia, not the kids' names and ages
+    said months before (set J)."""
+    services = fake_services(tmp_path)
+    _told_in_a_chat(services, "My partner's two, Mia and Leo, are 16 and 14.")
+    later = services.sessions.create("chat", now=5 * DAY).id
+    services.writer.process("Ugh, Mia got caught vaping at school and suspended for two days.", session_id=later,
+                            message_id=None, now=5 * DAY)
+    services.writer.process("Don't keep that stuff about Mia from last time, please.", session_id=later, message_id=None,
+                            now=9 * DAY)
+    alive = _alive(services)
+    assert "vaping" not in alive and "16 and 14" in alive, alive
+
+
 _REVIEW_20 = [  # (what, told then the request, must go, must stay): a helper's review of round 20's widened forget
     # the user's own slot is not a friend's, a landlord's (these missed before round 20 too)
     ('S02 salary/tom', ['My salary is 42k.', "Tom's salary is 80k, jammy git.", 'please forget my salary'], ['42k'], ['80k']),

@@ -44,9 +44,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                          "daughter-in-law|妹夫|姐夫|嫂子|弟媳|儿媳|儿媳妇|女婿|公公|婆婆|岳父|岳母|丈母娘|老丈人|亲家"),
     ("grandparent", "family", "grandparent|grandparents|grandma|grandmother|granny|nan|grandpa|grandfather|"
                               "奶奶|爷爷|外婆|外公|姥姥|姥爷"),
+    ("cousin", "family", "cousin|cousins|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|表兄|表兄弟|表姐妹"),
     ("grandchild", "family", "grandchild|grandchildren|grandkid|grandkids|grandson|granddaughter|孙子|孙女|外孙|外孙女"),
     # work
-    ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|"
+    ("work", None, "work|job|employer|company|firm|office|workplace|career|occupation|profession|hr|human resources|"
                    "工作|上班|公司|单位|职业|工作室"),
     ("boss", "work", "boss|manager|supervisor|line manager|team lead|team leader|领导|老板|上司|组长|主管|经理|"
                    "站长|店长|厂长|主任|总监|队长"),
@@ -98,7 +99,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                         "咖啡|瑞幸|星巴克|库迪|拿铁|美式"),
     ("tea", "drink", "tea|茶|奶茶"),
     ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒"),
-    ("money", None, "money|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
+    ("money", None, "money|finance|finances|financial|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
                     "owed|owing|loan|loans|overdraft|"
                     "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|filed chapter|filing chapter|filed for chapter|insolvent|"
                     "insolvency|borrow|borrows|borrowed|borrowing|lend|lends|lending|bills|ctc|lpa|lakh|lakhs|crore|crores|"
@@ -111,16 +112,21 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                          "couples counselling|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
     ("quarrel", None, "argument|arguments|arguing|argued|falling out|fell out|row with|rowing|吵架|吵起来|吵了一架|冷战|"
                       "闹矛盾|闹别扭"),
-    ("job loss", None, "laid off|made redundant|redundancy|fired|sacked|lost his job|lost her job|lost their job|"
+    ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
+                       "restructure|restructured|restructuring|cut roles|job cuts|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
-    ("legal", None, "lawsuit|suing|sued|court case|lawyer|solicitor|legal|tribunal|arrest|arrested|police|"
+    ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
+                    "arrested|police|"
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
                      "住院|出院|手术|发烧|肺炎|感冒|看病|病了|dementia|alzheimer's|alzheimers|parkinson's|cancer|tumour|"
                      "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|surgery|bypass|cardiac|rehab|discharged|biopsy|"
+                     "hip replacement|knee replacement|operation|angioplasty|stent|hysterectomy|vasectomy|the snip|stoma|"
+                     "bowel op|melanoma|hiv|psychiatric|prediabetic|pre-diabetic|hba1c|cholesterol|blood test|blood tests|"
+                     "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|心脏|搭桥|胃出血|病房|"
                      "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
     ("fertility", "health", "fertility|ivf|trying for a baby|trying to conceive|ttc|embryo|embryos|egg retrieval|"
                             "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕"),
@@ -216,10 +222,14 @@ def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
     if not words:
         return None
     stems = sorted({" ".join(stem(w) for w in word.split()) for word in words}, key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\b(?!-in-law)(?<!\bex(?=-))")  # a
+    return re.compile(r"\b(?:" + "|".join(_EN_NOT_PRECEDED.get(s, "") + re.escape(s) for s in stems)
+                      + r")\b(?!-in-law)(?<!\bex(?=-))")  # a
     # brother-in-law is no brother; an ex-smoker, ex-army or an ex-colleague no ex
 
 
+_EN_NOT_PRECEDED = {"court": "".join(f"(?<!{stem(w)} )" for w in ("tennis", "squash", "basketball", "netball", "badminton",
+                                                                  "food", "five-a-side"))}
+"""An English word that is also the end of an unrelated phrase: the court of a court case is no tennis court."""
 _NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)", "我妹": "(?!夫)", "我姐": "(?!夫)",
                  "妹妹": "(?!夫)", "我弟": "(?!媳)", "弟弟": "(?!媳)", "住": "(?!院)"}
 """A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company"), 我妹 in

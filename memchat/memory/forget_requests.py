@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from memchat.memory.concepts import PEOPLE_CONCEPTS, concepts_in
+from memchat.memory.concepts import CN_PEOPLE_WORDS, PEOPLE_CONCEPTS, concepts_in
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.terms import has_cjk, query_terms
@@ -29,7 +29,8 @@ _FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:ca
 """A favour asked before a request ("Be a dear and forget…"): only before "forget", or an erasing verb whose object
 is something said ("…and scrap that stuff about my overdraft"), never "Be a love and clear the table"."""
 _PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
-           r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?")
+           r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?"
+           r"(?:do\s+(?=forget|delete|erase|remove|wipe|scrap|drop))?")  # "please do forget…"
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
                r"write down|write that down|writing down|hang on to|hold on to|hold onto|memori[sz]e|file away)\b")
 _SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
@@ -166,14 +167,17 @@ _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
     r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\ba while (?:back|ago)\b|"
-    r"\b(?:a few|a couple of|some) (?:days|weeks|months) ago\b|\bages ago\b|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
+    r"(?:\bfrom )?\b(?:a few|a couple of|some) (?:days|weeks|months) ago\b|\bages ago\b|"
+    r"\bfrom (?:last (?:time|week|month)|before|earlier|the other (?:day|week|night))\b|\bfor (?:now|the time being|the moment)\b|"
+    r"\b(?:would|will|could) (?:ya|you|u)\b|\s(?:mate|pls|plz|thx|ta|in memory|and all)(?=[.,;:!?]|\s*$)|\s(?:too|as well)(?=[.,;:!?]|\s+(?:please|pls|thanks|thx)\b|\s*$)|\bforget it\b|\bfrom memory\b|\blol\b|\blmao\b|"
     r"\bfrom (?:the |your )?records?\b|\bout of your\b|\bthanks\b|\bfrom (?:wherever|whatever)\b|"
     r"\bfrom (?:your|the) (?:files?|brain|head|database|system|storage|logs?|memory bank|notebook)\b|"
     r"\bhaha\b|\b(?:entirely|completely|altogether|for good|forever|permanently)\s*"
     r"(?=[.,;:!?]|$|(?:please|pls|thanks|thx)\b))).*$",
     re.IGNORECASE,
 )
-_CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$).*$")
+_CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|记录)|吧|了吧|谢谢|不要记|别记|太丢人|他不想|她不想|还没|吗$|"
+                      r"(?:你)?(?:先|就|能不能|可不可以|可以|帮我|给我)(?=别|不要|删|忘|去掉|清|$)|能不能|可不可以).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
 _CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
@@ -204,10 +208,17 @@ class ForgetRequest:
     story: bool = False
     """The topic is a person and the request names a vague "thing" about them ("that thing about my daughter",
     女儿那个事): their story, not who they are."""
+    last_time: bool = False
+    """The topic as told the last time it came up ("that stuff about Mia from last time", 上次说的): that chat's."""
 
 
 _EN = [re.compile(p, re.IGNORECASE) for p in EN_REQUESTS]
 _CN = [re.compile(p) for p in CN_REQUESTS]
+
+
+_THE_THING_LISTED = re.compile(r"^(?:(?:every|any)thing about\s+)?(?:that|the|this)\s+(?:whole\s+)?(?:thing|business|situation|saga|"
+                               r"stuff|episode),\s*(?P<things>[^.;!?]+?)\s*(?:[.;!?]|$)", re.IGNORECASE)
+"""A vague thing the request names, then says which: "everything about that whole thing, the lump, the biopsy, all of it"."""
 
 
 def _trim_en(topic: str) -> str:
@@ -216,6 +227,9 @@ def _trim_en(topic: str) -> str:
     if kept_in:  # "wipe that from your notes": "that", what the message said before, not "your notes"
         return kept_in.group(1)
     topic = _EN_CONTAINER.sub("", topic.strip(" \"'“”"), count=1)
+    listed = _THE_THING_LISTED.match(topic)  # "that whole thing, the lump, the biopsy, all of it": the lump and the biopsy
+    if listed:
+        topic = " and ".join(re.split(r"\s*,\s*", re.sub(r",?\s*(?:and\s+)?all of (?:it|that)\W*$", "", listed["things"])))
     topic = _EN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:that|about|the whole thing about|the whole|the entire|(?:anything|everything|something) about)\s+", "", topic,
                    flags=re.IGNORECASE)
@@ -401,10 +415,36 @@ def _standard_speech(text: str) -> str:
     return re.sub(r"(?<=你)给(?=[删忘抹清去])", "给我", _DIALECT_I.sub("我", text))
 
 
+_LAST_TIME = re.compile(r"\bfrom (?:last time|the other day|last week|our last chat)\b|上次|上回")
+"""A request that says when the thing was told: the last time it came up."""
+_THEIRS = re.compile(r"^(?:her|his|their)\s+(?=\w)|^[他她](?=\w)", re.IGNORECASE)
+_WHO_ELSE = re.compile(rf"\babout\s+(?P<name>[A-Z][^\W\d_A-Z]{{2,}})\b|\b(?P<kin>(?:my|our)\s+[a-z-]+)\b"
+                       rf"|(?P<cn>我(?:{CN_PEOPLE_WORDS.pattern}))")
+
+
+def _whose(topic: str, text: str) -> str:
+    """A topic that names someone by "her", "his" or 他 ("Forget her news for now", 他住院那事) names whom the rest
+    of the request does ("…shouldn't have told you about Lucy", "我爸不想让人知道")."""
+    if not _THEIRS.match(topic):
+        return topic
+    rest = text.replace(topic, " ")
+    found = next((m for m in _WHO_ELSE.finditer(rest)
+                  if not m["kin"] or concepts_in(m["kin"]) & PEOPLE_CONCEPTS), None)  # "my brother", not "my business"
+    if found is None:
+        return topic
+    if found["cn"]:
+        return _THEIRS.sub(found["cn"], topic, count=1)
+    who = found["name"] or found["kin"]
+    return _THEIRS.sub(f"{who}'s ", topic, count=1)
+
+
 def forget_request(text: str) -> ForgetRequest | None:
     """A request to forget (see `_request`); `story` when it asks for a vague thing about a person."""
     text = _standard_speech(text)
     request = _request(text)
+    if request is not None and request.topic:
+        request = replace(request, topic=_whose(request.topic, text),
+                          last_time=not request.latest and bool(_LAST_TIME.search(text)))
     if request is None or not request.topic or request.latest or not _A_THING.search(text) or _ALL_OF_IT.search(text):
         return request
     return replace(request, story=True) if names_only_people(request.topic) else request
@@ -491,7 +531,7 @@ def forget_topic(text: str) -> str | None:
 def topic_parts(topic: str) -> list[str]:
     """'Archie and Linda and the drinking thing' → the parts a forget request names."""
     parts = re.split(r"\s*(?:\band\b|&|,|和(?![你您])|跟(?![你您])|与|、|以及)\s*", topic, flags=re.IGNORECASE)  # not 跟你说的
-    vague = r"\b(the|whole|entire|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about|saga|drama)\b"
+    vague = r"\b(the|whole|entire|thing|things|stuff|business|matter|story|situation|issue|bit|info|my|about|saga|drama|news)\b"
     parts = [re.sub(vague, " ", p, flags=re.IGNORECASE).strip() for p in parts]
     parts = [p for p in parts if re.search(r"\w", p)]
     last = re.match(r"^([A-Z][^\W\d_A-Z]+)(?:'s|’s)?\s+(.+)$", parts[-1]) if parts else None

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from memchat.memory.concepts import (
     CN_PEOPLE_WORDS,
     DOMAINS,
+    FAMILY,
     PEOPLE_CONCEPTS,
     concept_overlap,
     concepts_in,
@@ -108,7 +109,7 @@ def _in_doctors_words(part: str | None, sentence: str) -> bool:
     return bool(part) and any(re.search(rf"\b{root}(?!opub)", sentence, re.IGNORECASE) for root in _BODY_ROOTS[part])
 
 
-_VAGUE_WORDS = frozenset({"stuff", "thing", "things", "bit", "bits", "part", "info", "business", "story", "details",
+_VAGUE_WORDS = frozenset({"stuff", "thing", "things", "bit", "bits", "part", "info", "business", "story", "details", "news",
                           "situation", "issue", "issues", "problem", "problems", "saga", "please", "pls", "ta", "thanks"})
 
 
@@ -283,7 +284,8 @@ _GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|
 
 _OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next)|birthday|works? (?:at|as|for|in)|lives? (?:in|at|with)|"
                        r"moved to|(?:starts?|started|starting) (?:at|uni|school|college|work|a new)|new job|got a job|"
-                       r"married|engaged|pregnant)\b|岁|生日|上班|住在|结婚",
+                       r"married|engaged|pregnant|(?:been |got )?made (?:head|senior|chief|lead|deputy|a partner|partner|captain)|"
+                       r"(?:got )?promoted)\b|岁|生日|上班|住在|结婚",
                        re.IGNORECASE)
 """What someone is, wherever a story about them is told: an age, a birthday, where they work or live."""
 
@@ -297,12 +299,14 @@ _ANOTHER_PERSON = re.compile(rf"(?<!^)\b(?-i:[A-Z][a-z]{{2,}})\b|\b(?:my|our)\s+
 
 
 def speaks_of_them(sentence: str, topic: str) -> bool:
-    """A sentence that opens on the pronoun for whom the topic names ("she" for a sister, 他 for a brother) and
-    names nobody else: it goes on about them. "They say it'll rain", "He's been amazing, my husband" do not."""
+    """A sentence that opens on the pronoun for whom the topic names ("she" for a sister, 他 for a brother), or on
+    what they say with no subject ("says he'll pay it back", "说年底还"), and names nobody else: it goes on about them. "They say it'll rain", "He's been amazing, my husband" do not."""
     female, male = bool(_SHE.search(topic)), bool(_HE.search(topic))
     she = r"she|her|她" if female or not male else ""
     he = r"he|him|his|他" if male or not female else ""
-    opens = re.match(rf"^\W*(?:{'|'.join(p for p in (she, he) if p)})(?:\b|(?=[\u4e00-\u9fff]))", sentence, re.IGNORECASE)
+    opens = (re.match(rf"^\W*(?:{'|'.join(p for p in (she, he) if p)})(?:\b|(?=[\u4e00-\u9fff]))", sentence, re.IGNORECASE)
+             or _THEIR_DOING.match(sentence) or _OPENS_UNSAID.match(sentence)
+             or re.match(r"^\W*说(?!实话|真的|起来|到)", sentence))  # "says he'll…", "Hasn't told work yet", "说年底还"
     return bool(opens) and not _ANOTHER_PERSON.search(_PLACE.sub(" ", sentence))
 
 
@@ -357,12 +361,59 @@ _PLACE = re.compile(r"\b(?:to|in|at|from|near)\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-
 """A place ("moved back to Buenos Aires"), whose capitals name nobody."""
 
 
+_OPENS_ON_SOMEONE = re.compile(rf"^\W*(?:(?:my|our|the user's)\s+(?:[\w-]+\s+)?(?:{RELATIVES})\b|(?:我|我们|用户)的?(?:{CN_RELATIVES}))",
+                               re.IGNORECASE)
+"""A statement that opens on someone of the user's ("My mum has rheumatoid arthritis", 我老婆…): theirs."""
+_SHIFT = re.compile(r"^\W*(?:also|anyway|anyways|btw|by the way|separately|unrelated|totally separate|on another (?:note|matter)|"
+                    r"on an? (?:different|happier|lighter|separate|brighter|other) note|in other news|other news|speaking of|"
+                    r"changing the subject|on the bright side|oh and|other than that|moving on|"
+                    r"对了|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说)", re.IGNORECASE)
+"""How a sentence turns to something else ("Also my cousin is getting married", "In other news…", "对了，我下个月…")."""
+_STORY_ROLE = re.compile(r"^\W*(?:(?:the|his|her|their|my|our)\s+)?(?:doctors?|gp|surgeon|consultant|specialist|nurses?|lawyer|solicitor|"
+                         r"attorney|public defender|barrister|police|cops|judge|therapist|counsell?or|school|teachers?|hr|"
+                         r"landlord|bank|debt collectors?|bailiffs?)\b(?:,[^,]{1,30},)?\s+(?:says?|said|told|thinks?|reckons?|advises?|advised|"
+                         r"wants?|called|rang|came)\b|^(?:医生|大夫|律师|警察|对方|法院|老师|学校|银行|公司那边|咨询师|心理医生|班主任)",
+                         re.IGNORECASE)
+"""Someone a story involves, saying what happens next: "His public defender says…", "My solicitor advises…", "医生说…"."""
+_OPENS_UNSAID = re.compile(r"^\W*(?:turns out|hasn't|hadn't|doesn't|isn't|wasn't)\b|\b(?:apparently|reportedly|allegedly)\b",
+                           re.IGNORECASE)
+"""A sentence that goes on about someone without naming them, in a form the user's own never takes."""
+
+
+_SAID_OF_ANOTHER = re.compile(rf"^[^,.;]*,\s*(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b", re.IGNORECASE)
+""""He's been amazing, my husband, …", "He got me a coffee, my husband says…": whom "he" is, or who speaks, is
+someone else of the user's."""
+
+
+_SPEAKS_AS_ME = re.compile(r"^\W*(?:i|i'm|i've|my own|me,|as for me|我自己|我这边|我呢)\b|^\W*(?:我自己|我这边|我呢)", re.IGNORECASE)
+"""A sentence that turns to the user's own news ("Me, I'm flat out with the reno", "我自己这边工作挺顺的")."""
+
+
+def story_goes_on(sentence: str) -> bool:
+    """Whether the first sentence of the next message goes on with the story told just before: it opens on them ("She's
+    thinking of hiring a private investigator", "His public defender says…", "Hasn't told work yet…", 说年底还), not on
+    something else ("Also my flatmate…", "对了…") nor on the user's own news ("I got into the masters!")."""
+    if _SHIFT.match(sentence) or slot_of(sentence) is not None or _OWN_FACT.search(sentence):
+        return False  # "He's been made head chef at the Clarence" is news of its own
+    if has_cjk(sentence) and not re.search(r"[A-Za-z]{3,}", sentence):
+        return bool(re.match(r"^\W*(?:他|她|说(?!实话|真的|起来|到))", sentence) or _STORY_ROLE.match(sentence)) \
+            and not re.search(CN_RELATIVES, sentence)  # not 她儿子考上北大了
+    return bool(_STORY_ROLE.match(sentence) or _OPENS_UNSAID.match(sentence) or _THEIR_DOING.match(sentence)
+                or re.match(r"^\W*(?:he|she|his|her|him)\b", sentence, re.IGNORECASE)) \
+        and not _THEIR_OWN.match(sentence.lstrip(" \"'“(")) and not _SAID_OF_ANOTHER.match(sentence)  # "His wife Ana…"
+
+
 def goes_on(sentence: str) -> bool:
     """A sentence that opens on whom the one before named and says nothing a slot holds ("Ruth started chemo. She's
     lost her hair…", "His accountant filed nothing…"): it goes on telling that story. "He's turning 70 in June"
     after "Dad's knee surgery is on Friday" is a fact of its own."""
-    return bool(_GOES_ON.match(sentence) or _THEIR_DOING.match(sentence)) and slot_of(sentence) is None \
-        and not _OWN_FACT.search(sentence)
+    return bool(_GOES_ON.match(sentence) or _THEIR_DOING.match(sentence) or _THEIR_DOING_UNSAID.match(sentence)) \
+        and slot_of(sentence) is None and not _OWN_FACT.search(sentence)
+
+
+_THEIR_DOING_UNSAID = re.compile(r"^\W*[a-z]+(?:ing|ed)\b(?!.*\b(?:i|i'm|me|my)\b).*\b(?:his|her)\b", re.IGNORECASE)
+""""Nodding off at his desk, always asking to borrow cash": a sentence with no subject that tells of "his" desk
+goes on about him (not "Spent my evening at her place")."""
 
 
 _SPACED = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
@@ -454,10 +505,14 @@ def without_topic(content: str, topic: str) -> str:
         opening += opening == n and not chunk and bool(_OPENS_ON_THEM.match(unit))
         if not going:
             kept.append(unit)
+    if len(kept) == len(units):  # none said it by its words: the match was by meaning, or the story goes on here;
+        turn = next((n for n, (unit, _, _) in enumerate(units) if n and (_SHIFT.match(unit) or _SPEAKS_AS_ME.match(unit))),
+                    None)  # what it turns to after it stays ("对方要价五万才肯私了。我自己这边工作挺顺的")
+        return " ".join(unit for unit, _, _ in units[turn:]) if turn is not None else ""
     return " ".join(kept) if kept and len(kept) < len(units) else ""
 
 
-AREAS = {"health": "health|medical|healthcare|身体|健康|病情", "money": "money|finances|financial|finance|财务|经济|钱",
+AREAS = {"health": "health|medical|healthcare|身体|健康|病情|看病|就医|病历", "money": "money|finances|financial|finance|财务|经济|钱",
          "legal": "legal|law|法律", "politics": "politics|political|政治|政见", "religion": "religion|religious|faith|"
          "beliefs|宗教|信仰"}
 """Sensitive areas of life a person asks to forget whole ("erase my health stuff"), by the words that name
@@ -467,7 +522,7 @@ AREA_SLOTS = {"health": ["health", "allergy"]}
 _AREA_TERMS = {name: frozenset(t for w in words.split("|") for t in search_terms(w)) for name, words in AREAS.items()}
 _VAGUE = frozenset(search_terms("stuff thing things info information detail details issue issues matter matters everything "
                                 "anything all whole situation side related record records history problem problems "
-                                "trouble troubles worries struggles 信息 情况 方面 相关 问题"))
+                                "trouble troubles worries struggles news 信息 情况 方面 相关 问题"))
 
 
 _WORK_SLOTS = frozenset({"job", "employer", "manager", "colleague", "work_pattern", "commute"})
@@ -556,14 +611,34 @@ class TopicMatcher:
                 found.add(episode.id)  # ("current ctc 24 lpa, they offered 36")
         return found
 
+    def _told_next(self, found: set[int], topic: str) -> set[int]:
+        """The next message of a story told over several in a chat, where it goes on without the story's words: it
+        opens on them ("Hasn't told work yet, wants to wait till after the 12 week scan", "His public defender says…",
+        "医生说恢复得还行") and the message before ended on the story, not on something else."""
+        more: set[int] = set()
+        for episode in self.memories.many(sorted(found)).values():
+            if not episode.is_episode or episode.status != "active":
+                continue
+            units = told_units(episode.content)
+            if units and units[-1] in without_topic(episode.content, topic):
+                continue  # "…had a stroke. Also I joined the bridge club.": the story ended before the message did
+            following = self.memories.told_next(episode, 1)
+            first = told_units(following[0].content)[:1] if following else []
+            if first and story_goes_on(first[0]):
+                more |= {m.id for m in following}
+        return more - found
+
     def _own_story(self, topic: str) -> set[int]:
         """A story of the user's own that names nobody ("panic attack and therapist"), told in other words: what the
         user said in the first person that carries the story's narrow concept ("i see dr. brennan at uni counselling"),
         which the embedder reads as another thing (0.20). Not an area of life (the user's work), not someone's story."""
-        if _PEOPLE.search(topic) or concepts_in(topic) & PEOPLE_CONCEPTS or has_cjk(topic):
+        if _PEOPLE.search(topic) or concepts_in(topic) & PEOPLE_CONCEPTS:
             return set()
         narrow: set[str] = set()
         for part in topic_parts(topic):  # what each part ends on ("panic attack", "therapist"): not "our joint account"
+            if has_cjk(part):  # 看心理医生, 被辞退: what the words say
+                narrow |= concepts_in(_cn_core(part))
+                continue
             words = [w for w in re.findall(r"[\w'-]+", part) if w.lower() not in _VAGUE_WORDS]
             narrow |= concepts_in(" ".join(words)) - concepts_in(" ".join(words[:-1]))
         narrow &= _story_concepts(topic) - DOMAINS
@@ -573,7 +648,7 @@ class TopicMatcher:
         hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 200)])
         return {i for i, m in hits.items() if concept_overlap(frozenset(narrow), concepts_in(m.content))
                 and _FIRST_PERSON.search(m.content) and not _NAMED_FIRST.match(m.content)
-                and not concepts_in(m.content) & PEOPLE_CONCEPTS}  # "My mum has rheumatoid arthritis" is hers
+                and not _OPENS_ON_SOMEONE.match(m.content)}  # "My mum has rheumatoid arthritis" is hers
 
     def _lowercase_names(self, parts: list[str], things: list[str]) -> list[str]:
         """The parts of a topic typed without capitals that are someone's name, when the topic also says what
@@ -619,6 +694,11 @@ class TopicMatcher:
             words = set(search_terms(text))
             return bool(others & words or _kin(others, words) or concept_overlap(story, concepts_in(text)))
 
+        areas = frozenset(concepts_in(part) & DOMAINS - FAMILY)  # "the restructure at Rohan's work": told on in
+
+        def tells_on(text: str) -> bool:  # the area's words ("He's got a meeting with HR"), of him
+            return tells(text) or concept_overlap(areas, concepts_in(text))
+
         for name in names:
             hits = self.memories.many([i for i, _ in self.memories.keyword(name, 100, every=True)])
             for memory in hits.values():
@@ -626,7 +706,7 @@ class TopicMatcher:
                     found.add(memory.id)  # "Arman and the gambling" — "Arman lost 2 million on betting apps"
                 if memory.is_episode:  # the story told after the name, of "her" ("My neighbour Doris… / I've seen
                     # wine bottles in her bin"), in the message's next windows or the next message
-                    found |= self._told_on(memory, [name] if tells(memory) else [], tells)
+                    found |= self._told_on(memory, [name] if tells(memory) else [], tells_on)
         return found
 
     def _lowercase_story(self, part: str) -> set[int]:
@@ -664,7 +744,8 @@ class TopicMatcher:
             return set()
         roster = self.memories.people()
         names = sorted({name for relation in relatives for name in roster.get(relation, ())})
-        return self._story(rest, names) if names else set()
+        said = re.findall(rf"\b(?:{RELATIVES})\b", part, flags=re.IGNORECASE)  # "my dad's going in for a hip replacement"
+        return self._story(rest, names + [w.lower() for w in said if w.lower() not in _NO_STORY])
 
     def _cn_story(self, core: str) -> set[int]:
         """A Chinese story about a person, told in other words: what names the person and shares a
@@ -706,7 +787,7 @@ class TopicMatcher:
         topic_terms = set(query_terms(topic)) - _NO_STORY or set(query_terms(topic))
         people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | _cn_people_pairs(topic)
         parts = topic_parts(topic)
-        area = sensitive_area(topic)
+        area = None if people else sensitive_area(topic)  # "my brother's finances": his story, not the user's money
         slots = [] if area else named_slots(topic)
         if area:  # "everything about my health": all of it, however it was said
             found |= self._in_area(area)
@@ -776,6 +857,7 @@ class TopicMatcher:
                     concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
                 if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
+        found |= self._told_next(found, topic)
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it

@@ -297,7 +297,7 @@ class MemoryWriter:
             text = besides_forget(text, topic)
             if not text:
                 with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
-                    return (self.forget(topic, latest=request.latest, story=request.story)
+                    return (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time)
                             if claim is None or claim() else []), []
         elif is_chit_chat(text):
             with self.memories.db.transaction():
@@ -309,7 +309,7 @@ class MemoryWriter:
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
-            outcomes = (self.forget(topic, latest=request.latest, story=request.story) if request else []) + outcomes
+            outcomes = (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time) if request else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -583,20 +583,26 @@ class MemoryWriter:
 
     # ---- forgetting on request ----------------------------------------------
     def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
-               story: bool = False) -> list[WriteOutcome]:
+               story: bool = False, last_time: bool = False) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
         `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
         with no topic, what the user's previous message (`previous`, its id, when known) stored ("forget what I
         just said"). `story`: the topic is a person and the request a vague thing about them ("that thing about
         my daughter"): what happened to them goes; what says only who they are (`states_who`) stays, unless nothing
-        else matched: then all of it goes."""
+        else matched: then all of it goes. `last_time`: as told in the latest chat that told it ("…from last time")."""
         outcomes = []
         label = topic or "the last thing you said"
         with self.memories.prepared([topic] if topic else []):
             found = self.topics.matching(topic) if topic else self.memories.latest_said(previous)
-            if latest and found:
-                newest = max(m.created_at for m in found)
-                found = [m for m in found if m.created_at == newest]
+            if latest and found:  # "what I just said about my brother": the newest message, or with a topic the story
+                newest = max(found, key=lambda m: m.created_at)  # told in that chat ("删掉我刚才说的我弟那些事")
+                found = [m for m in found if m.created_at == newest.created_at
+                         or (topic and m.source_session is not None and m.source_session == newest.source_session)]
+            if last_time and found:  # "that stuff about Mia from last time": that chat's, not who Mia is
+                told = [m for m in found if m.is_episode and m.source_session is not None]
+                if told:
+                    chat = max(told, key=lambda m: m.created_at).source_session
+                    found = [m for m in found if m.source_session == chat]
             if story and found:  # who they are stays only beside a story that goes; alone, it is what was asked for
                 told = {m.origin_id for m in found if m.origin_id and not m.is_episode}  # what a message that only
                 stories = {i for i in told | {m.id for m in found if m.is_episode}  # told the story stored goes with it

@@ -307,7 +307,7 @@ class Conversation:
         said = [m.id for m in self.services.sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
         stored_before = self.services.memories.stored_by(said) if topic else {}
         outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
-                                               story=request.story)
+                                               story=request.story, last_time=request.last_time)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
