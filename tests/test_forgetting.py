@@ -927,6 +927,21 @@ def test_fillers_and_pronouns_around_a_topic(text, topic):
      ["N+1"], ["全班第一"]),
     (["我最近开始看心理咨询师了，每周四下午。", "咨询师说我有点强迫倾向。另外我搬家了，现在住在浦东。"],
      "看心理医生那个事能不能帮我删掉", ["每周四下午", "强迫倾向"], ["浦东"]),
+    # the next message goes on with the story; where it turns to the user's own news (我…, 哦对…), that stays
+    (["我舅舅酗酒很多年了，上个月喝到胃出血住院。", "舅妈说再喝就跟他离婚。我下周去南京面试。"], "我舅那事当我没说吧。",
+     ["胃出血", "再喝就"], ["南京面试"]),
+    (["我儿子天天打游戏到凌晨，偷偷用我的卡充了一万多。", "班主任都找我好几次了。哦对，我们小区下周开始装电梯。"],
+     "孩子打游戏那些你删了吧", ["一万多", "班主任"], ["装电梯"]),
+    # "…apparently" anywhere tells it is their story, told on; a date it is due is a detail of the sentence before
+    (["So my friend Gemma thinks her husband is having an affair.", "Found texts on his phone apparently.",
+      "Unrelated, but I need a gift for my nephew."], "Could you not keep that stuff about Gemma's marriage?",
+     ["texts on his phone"], ["gift for my nephew"]),
+    (["Big news, my sister Orla's expecting! Due in May.", "Other news, I've started night shifts."],
+     "Forget what I said about Orla's news.", ["Due in May"], ["night shifts"]),
+    (["Grandad's bowel op got moved up to Monday.",
+      "Surgeon reckons they'll need to remove a bit of it. Stoma bag for a few months after.",
+      "Totally unrelated, Grandad also won the village pumpkin contest."],
+     "Can you forget the medical stuff about Grandad?", ["remove a bit of it", "Stoma"], ["pumpkin contest"]),
 ])
 def test_stories_found_on_set_k(tmp_path, told, asked, gone, kept):
     """Set K (round 21): 90 forget cases a helper wrote from the data format only; round 20's code got 27 right.

@@ -118,7 +118,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
-                    "arrested|police|"
+                    "arrested|police|案件|立案|调查|取保候审|拘留|判刑|坐牢|"
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
@@ -126,7 +126,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                      "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|surgery|bypass|cardiac|rehab|discharged|biopsy|"
                      "hip replacement|knee replacement|operation|angioplasty|stent|hysterectomy|vasectomy|the snip|stoma|"
                      "bowel op|melanoma|hiv|psychiatric|prediabetic|pre-diabetic|hba1c|cholesterol|blood test|blood tests|"
-                     "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|心脏|搭桥|胃出血|病房|"
+                     "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|surgeon|心脏|搭桥|胃出血|病房|"
                      "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
     ("fertility", "health", "fertility|ivf|trying for a baby|trying to conceive|ttc|embryo|embryos|egg retrieval|"
                             "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕"),

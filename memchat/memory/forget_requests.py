@@ -183,7 +183,7 @@ _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前�
 _CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
-_CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸")
+_CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸舅姑姨叔婶")
 
 _EN_LATEST = re.compile(
     r"^(?:(?:that|the|this|my|your)\s+)?(?:(?:very\s+)?(?:last|latest|previous|most recent)\s+"
@@ -242,7 +242,7 @@ def _trim_cn(topic: str) -> str:
     topic = _CN_CONTAINER.sub("", topic, count=1)
     topic = _CN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:你)?(?:给我|帮我)?把", "", topic)  # "你给俺把那个事删了"
-    topic = re.sub(r"^(?:那个|这个|关于|我的(?=.{2,}信息))", "", topic)
+    topic = re.sub(r"^(?:那个|这个|关于|有关|我的(?=.{2,}信息))", "", topic)
     topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
     topic = _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
     return f"我{topic}" if topic in _CN_ONE_CHARACTER_KIN else topic  # "我姐那个事": the sister, not the character 姐

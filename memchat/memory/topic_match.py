@@ -367,7 +367,7 @@ _OPENS_ON_SOMEONE = re.compile(rf"^\W*(?:(?:my|our|the user's)\s+(?:[\w-]+\s+)?(
 _SHIFT = re.compile(r"^\W*(?:also|anyway|anyways|btw|by the way|separately|unrelated|totally separate|on another (?:note|matter)|"
                     r"on an? (?:different|happier|lighter|separate|brighter|other) note|in other news|other news|speaking of|"
                     r"changing the subject|on the bright side|oh and|other than that|moving on|"
-                    r"对了|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说)", re.IGNORECASE)
+                    r"对了|哦对|噢对|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说)", re.IGNORECASE)
 """How a sentence turns to something else ("Also my cousin is getting married", "In other news…", "对了，我下个月…")."""
 _STORY_ROLE = re.compile(r"^\W*(?:(?:the|his|her|their|my|our)\s+)?(?:doctors?|gp|surgeon|consultant|specialist|nurses?|lawyer|solicitor|"
                          r"attorney|public defender|barrister|police|cops|judge|therapist|counsell?or|school|teachers?|hr|"
@@ -385,7 +385,7 @@ _SAID_OF_ANOTHER = re.compile(rf"^[^,.;]*,\s*(?:my|our)\s+(?:\w+\s+)?(?:{RELATIV
 someone else of the user's."""
 
 
-_SPEAKS_AS_ME = re.compile(r"^\W*(?:i|i'm|i've|my own|me,|as for me|我自己|我这边|我呢)\b|^\W*(?:我自己|我这边|我呢)", re.IGNORECASE)
+_SPEAKS_AS_ME = re.compile(rf"^\W*(?:i|i'm|i've|my own|me,|as for me)\b|^\W*我(?!们?的?(?:{CN_RELATIVES}))", re.IGNORECASE)
 """A sentence that turns to the user's own news ("Me, I'm flat out with the reno", "我自己这边工作挺顺的")."""
 
 
@@ -393,12 +393,12 @@ def story_goes_on(sentence: str) -> bool:
     """Whether the first sentence of the next message goes on with the story told just before: it opens on them ("She's
     thinking of hiring a private investigator", "His public defender says…", "Hasn't told work yet…", 说年底还), not on
     something else ("Also my flatmate…", "对了…") nor on the user's own news ("I got into the masters!")."""
-    if _SHIFT.match(sentence) or slot_of(sentence) is not None or _OWN_FACT.search(sentence):
+    if _SHIFT.match(sentence) or _OWN_FACT.search(sentence):
         return False  # "He's been made head chef at the Clarence" is news of its own
     if has_cjk(sentence) and not re.search(r"[A-Za-z]{3,}", sentence):
         return bool(re.match(r"^\W*(?:他|她|说(?!实话|真的|起来|到))", sentence) or _STORY_ROLE.match(sentence)) \
             and not re.search(CN_RELATIVES, sentence)  # not 她儿子考上北大了
-    return bool(_STORY_ROLE.match(sentence) or _OPENS_UNSAID.match(sentence) or _THEIR_DOING.match(sentence)
+    return bool(_STORY_ROLE.match(sentence) or _OPENS_UNSAID.search(sentence) or _THEIR_DOING.match(sentence)
                 or re.match(r"^\W*(?:he|she|his|her|him)\b", sentence, re.IGNORECASE)) \
         and not _THEIR_OWN.match(sentence.lstrip(" \"'“(")) and not _SAID_OF_ANOTHER.match(sentence)  # "His wife Ana…"
 
@@ -472,11 +472,11 @@ def _a_fragment(sentence: str) -> bool:
     since Monday."), which goes with it. "Anyway." opens something new; "My sister Rosa, 31, a nurse" speaks as the
     user; "New job at Tesco!" holds a fact of its own; "Exam results came back." is news (no detail)."""
     return (len(re.findall(r"[\w']+", sentence)) <= 6 and not has_cjk(sentence) and bool(_DETAIL.match(sentence))
-            and not _FRAGMENT_OPENS.match(sentence) and not _A_VERB.search(sentence) and slot_of(sentence) is None
-            and not _OWN_FACT.search(sentence))
+            and not _FRAGMENT_OPENS.match(sentence) and not _A_VERB.search(re.sub(r"\bMay\b", " ", sentence))  # the month
+            and slot_of(sentence) is None and not _OWN_FACT.search(sentence))
 
 
-_DETAIL = re.compile(r"\W*(?:\d|(?:dr|mr|mrs|ms|prof)\b\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+_DETAIL = re.compile(r"\W*(?:\d|(?:dr|mr|mrs|ms|prof)\b\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|due (?:in|on|at|by)\b|"
                      r"(?:since|until|till|every) |(?:the\s+)?(?:second|third|fourth|fifth|sixth|\d+(?:nd|rd|th)|"
                      r"umpteenth|nth|another|one more)\s+time\b)", re.IGNORECASE)
 """How a detail added to a sentence opens: a number, a title, a day, a since or an every, how many times it happened
@@ -502,7 +502,7 @@ def without_topic(content: str, topic: str) -> str:
         going = said_it or goes_on_telling
         if said_it and opening == n:
             del kept[:opening]
-        opening += opening == n and not chunk and bool(_OPENS_ON_THEM.match(unit))
+        opening += opening == n and not chunk and bool(_OPENS_ON_THEM.match(unit) or _STORY_ROLE.match(unit))
         if not going:
             kept.append(unit)
     if len(kept) == len(units):  # none said it by its words: the match was by meaning, or the story goes on here;
