@@ -871,3 +871,22 @@ def test_terse_chinese_that_leaves_out_its_subject_is_the_users_and_挤死了_en
     typed = {m.content: (m.attribute, m.status) for m in services.memories.list_items(statuses=("active", "superseded"))}
     assert typed == {"在美团，天天写PRD和PPT 😂.": ("employer", "active"), "每天挤13号线，挤死了。": ("commute", "superseded"),
                      "现在骑电动车上班，十分钟。": ("commute", "active")}, typed
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("hi! i am marta, phd student in chemistry at edinburgh uni", "Marta"),
+    ("vikram here, 31, backend dev in blr", "Vikram"),
+    ("im raj and i work in pune", "Raj"),
+])
+def test_a_lowercase_introduction_keeps_the_name(tmp_path, said, name):
+    """Set J (round 21): typed all in lowercase, "i am marta, phd student…" stored no name."""
+    services = fake_services(tmp_path)
+    process(services, said, now=86_400.0)
+    names = [m.content for m in services.memories.list_items(statuses=("active",)) if m.attribute == "name"]
+    assert any(name in n for n in names), names
+
+
+@pytest.mark.parametrize("said", ["i am tired, long day", "i am back", "i am polish", "everyone here is lovely"])
+def test_a_lowercase_state_is_no_name(said):
+    from memchat.memory.speech import capitalise_lowercase_name
+    assert capitalise_lowercase_name(said) == said

@@ -231,7 +231,34 @@ _DAYS = {"mon": "Monday", "tu": "Tuesday", "tue": "Tuesday", "tues": "Tuesday", 
 """A day cut short after a word that names a day ("next tues", "on thurs"): not "sat on the sofa", "the sun"."""
 
 
+_LOWER_INTRO = re.compile(r"^(\W*(?:(?:hi|hey|hello|hiya|yo)\W+)?(?:i am|i'm|im|my name is|my name's|name's|call me)\s+)"
+                          r"([a-z]{2,})(?=\s*(?:[,.!;]|$|\s+(?:and|here|from)\b))"
+                          r"|^(\W*)([a-z]{3,})(?=\s+here\b)")
+_NOT_A_NAME = re.compile(r"(?:ed|ing|ly|ful|ous|ive|able|ible|less|ish|ic|al)$|^(?:here|back|home|fine|good|ok|okay|done|sure|sorry|"
+                         r"new|late|sick|ill|busy|free|ready|happy|sleepy|hungry|angry|lucky|lazy|crazy|healthy|pregnant|"
+                         r"so|not|just|also|still|really|very|too|going|off|out|in|on|at|up|down|away|alone|single|married|"
+                         r"engaged|retired|vegan|vegetarian|british|english|irish|scottish|welsh|american|indian|polish|"
+                         r"from|a|an|the|me|him|her|them|there|well|great|awesome|bored|tired|stuck|broke|old|young|"
+                         r"everyone|anyone|someone|anybody|somebody|everybody|nobody|nothing|anything|people|this|that|it|what|who|how|why|"
+                         r"when|where|all|both|"
+                         r"guy|girl|man|woman|dude|mum|mom|dad|boss|user|student|teacher|nurse|doctor)$")
+"""What follows "i am" in a lowercase message and is no name: a state, a nationality, a word of the language."""
+
+
+def capitalise_lowercase_name(text: str) -> str:
+    """A message typed all in lowercase that introduces the user ("hi! i am marta, phd student…", "vikram here, 31"):
+    the name capitalised, as the rest of the write path reads names."""
+    if re.search(r"[A-Z]", text):
+        return text
+
+    def capital(match: re.Match[str]) -> str:
+        lead, name = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
+        return match.group(0) if _NOT_A_NAME.search(name) else f"{lead}{name[:1].upper()}{name[1:]}"
+    return _LOWER_INTRO.sub(capital, text, count=1)
+
+
 def normalise(text: str) -> str:
+    text = capitalise_lowercase_name(text)
     for pattern, standard in INFORMAL:
         text = re.sub(pattern, standard, text)
     text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_DAYS[m.group(2).lower()]}", text)
