@@ -233,7 +233,7 @@ _DAYS = {"mon": "Monday", "tu": "Tuesday", "tue": "Tuesday", "tues": "Tuesday", 
 
 _LOWER_INTRO = re.compile(r"^(\W*(?:(?:hi|hey|hello|hiya|yo)\W+)?(?:i am|i'm|im|my name is|my name's|name's|call me)\s+)"
                           r"([a-z]{2,})(?=\s*(?:[,.!;]|$|\s+(?:and|here|from)\b))"
-                          r"|^(\W*)([a-z]{3,})(?=\s+here\b)")
+                          r"|^(\W*)([a-z]{3,})\s+here\b")
 _NOT_A_NAME = re.compile(r"(?:ed|ing|ly|ful|ous|ive|able|ible|less|ish|ic|al)$|^(?:here|back|home|fine|good|ok|okay|done|sure|sorry|"
                          r"new|late|sick|ill|busy|free|ready|happy|sleepy|hungry|angry|lucky|lazy|crazy|healthy|pregnant|"
                          r"so|not|just|also|still|really|very|too|going|off|out|in|on|at|up|down|away|alone|single|married|"
@@ -247,13 +247,16 @@ _NOT_A_NAME = re.compile(r"(?:ed|ing|ly|ful|ous|ive|able|ible|less|ish|ic|al)$|^
 
 def capitalise_lowercase_name(text: str) -> str:
     """A message typed all in lowercase that introduces the user ("hi! i am marta, phd student…", "vikram here, 31"):
-    the name capitalised, as the rest of the write path reads names."""
+    the name capitalised, as the rest of the write path reads names ("vikram here" reads "I'm Vikram")."""
     if re.search(r"[A-Z]", text):
         return text
 
     def capital(match: re.Match[str]) -> str:
-        lead, name = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
-        return match.group(0) if _NOT_A_NAME.search(name) else f"{lead}{name[:1].upper()}{name[1:]}"
+        if _NOT_A_NAME.search(match.group(2) or match.group(4)):
+            return match.group(0)
+        if match.group(2):
+            return f"{match.group(1)}{match.group(2).capitalize()}"
+        return f"{match.group(3)}I'm {match.group(4).capitalize()}"  # "vikram here" introduces Vikram
     return _LOWER_INTRO.sub(capital, text, count=1)
 
 
