@@ -300,7 +300,8 @@ _ANOTHER_PERSON = re.compile(rf"(?<!^)\b(?-i:[A-Z][a-z]{{2,}})\b|\b(?:my|our)\s+
 
 def speaks_of_them(sentence: str, topic: str) -> bool:
     """A sentence that opens on the pronoun for whom the topic names ("she" for a sister, 他 for a brother), or on
-    what they say with no subject ("says he'll pay it back", "说年底还"), and names nobody else: it goes on about them. "They say it'll rain", "He's been amazing, my husband" do not."""
+    what they say with no subject ("says he'll pay it back", "说年底还"), and names nobody else: it goes on about
+    them. "They say it'll rain", "He's been amazing, my husband" do not."""
     female, male = bool(_SHE.search(topic)), bool(_HE.search(topic))
     she = r"she|her|她" if female or not male else ""
     he = r"he|him|his|他" if male or not female else ""
