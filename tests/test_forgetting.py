@@ -954,6 +954,22 @@ def test_stories_found_on_set_k(tmp_path, told, asked, gone, kept):
     assert all(k in alive for k in kept), alive
 
 
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    (["I had a panic attack at work yesterday.", "He's coming over tonight to fix the boiler."],
+     "forget about the panic attack", ["panic attack at work"], ["fix the boiler"]),
+    (["I had a panic attack at work yesterday.", "My therapist says it was the deadline."],
+     "forget about the panic attack", ["panic attack at work", "deadline"], []),
+])
+def test_a_story_of_the_users_own_goes_on_only_with_whom_it_involves(tmp_path, told, asked, gone, kept):
+    """Read-through of round 21: the next message that opens on "he" went on with any story, the user's own too."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *told)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
 def test_from_last_time_is_that_chats_story_not_who_they_are(tmp_path):
     """"Don't keep that stuff about Mia from last time": the chat that last told of Mia, not the kids' names and ages
     said months before (set J)."""

@@ -612,10 +612,12 @@ class TopicMatcher:
                 found.add(episode.id)  # ("current ctc 24 lpa, they offered 36")
         return found
 
-    def _told_next(self, found: set[int], topic: str) -> set[int]:
+    def _told_next(self, found: set[int], topic: str, someone: bool) -> set[int]:
         """The next message of a story told over several in a chat, where it goes on without the story's words: it
         opens on them ("Hasn't told work yet, wants to wait till after the 12 week scan", "His public defender says…",
-        "医生说恢复得还行") and the message before ended on the story, not on something else."""
+        "医生说恢复得还行") and the message before ended on the story, not on something else. A story of the user's own
+        (`someone` false: "my asthma") goes on only with whom it involves ("My GP says…"): "He's coming over tonight"
+        is someone else."""
         more: set[int] = set()
         for episode in self.memories.many(sorted(found)).values():
             if not episode.is_episode or episode.status != "active":
@@ -625,7 +627,7 @@ class TopicMatcher:
                 continue  # "…had a stroke. Also I joined the bridge club.": the story ended before the message did
             following = self.memories.told_next(episode, 1)
             first = told_units(following[0].content)[:1] if following else []
-            if first and story_goes_on(first[0]):
+            if first and story_goes_on(first[0]) and (someone or _STORY_ROLE.match(first[0])):
                 more |= {m.id for m in following}
         return more - found
 
@@ -858,7 +860,7 @@ class TopicMatcher:
                     concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
                 if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
-        found |= self._told_next(found, topic)
+        found |= self._told_next(found, topic, someone=bool(people or concepts_in(topic) & PEOPLE_CONCEPTS))
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it
