@@ -156,6 +156,22 @@ def test_a_message_forgotten_whole_or_in_part_leaves_the_window_too(tmp_path):
     assert "Tesco" in kept and "netball" not in kept  # what else its message said is kept in memory
 
 
+def test_a_later_reply_that_told_the_story_again_leaves_the_window(tmp_path):
+    """Tried in tmux (round 21): after "Please forget about Kyle's arrest", the 135M model's reply to a later message,
+    which had repeated "He was arrested for possession", was still read to the model with the chat."""
+    conv = fake_conversation(tmp_path, ("Sorry to hear that.", "Kyle's case: he was arrested for possession, sorry.",
+                                        "Noted.", "Runner beans are great."))
+    for text in ("My grandson Kyle was arrested on Saturday for possession.", "In other news, the runner beans are up."):
+        conv.run_turn(text)
+        conv.wait()
+    conv.run_turn("Please forget about Kyle's arrest.")
+    conv.wait()
+    conv.run_turn("What should I plant next?")
+    conv.wait()
+    prompt = " ".join(m.content for m in conv.services.engine.prompts[-1])
+    assert "arrested" not in prompt and "runner beans" in prompt
+
+
 def test_only_what_the_request_took_back_leaves_the_window(tmp_path):
     """A message whose memory was deleted earlier, in the memory panel, stays in the chat window when a later
     request forgets something else."""

@@ -23,6 +23,8 @@ from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
 from memchat.memory.rules import forget_request, notes_from
 from memchat.memory.secrets import redact
+from memchat.memory.segment import split_sentences
+from memchat.memory.topic_match import about
 from memchat.pipeline import extraction, snapshot
 from memchat.pipeline.prewarm import Prewarmer
 from memchat.pipeline.reply_guard import ReplyGuard
@@ -333,7 +335,10 @@ class Conversation:
             taken = [i for i in said if stored_after.get(i) != stored_before.get(i)]
             sessions.drop_exchanges(taken)  # what this request took back, wholly or in part ("My neighbour Doris… /
             # I've noticed wine bottles in her bin": the first sentence is kept in memory), is not read again with
-            # the chat: the window holds the message as it was typed
+            # the chat: the window holds the message as it was typed; nor a later reply that told it again (a small
+            # model repeats itself: "…Kyle's case. He was arrested for possession…" two turns on)
+            sessions.evict([m.id for m in sessions.window(self.session.id) if m.role == "assistant"
+                            and any(about(topic, sentence) for sentence in split_sentences(m.content))])
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
         return outcomes
