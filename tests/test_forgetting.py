@@ -339,6 +339,16 @@ def _assert_forgets(tmp_path, told, asked, gone, kept):
     assert all(k in alive for k in kept), alive
 
 
+def _assert_a_chat_forgets(tmp_path, told, asked, gone, kept):
+    """After `told` as one chat, the request `asked` in it leaves none of `gone` and all of `kept` in memory."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *told)
+    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert not [g for g in gone if g in alive], alive
+    assert all(k in alive for k in kept), alive
+
+
 @pytest.mark.parametrize("text", ["别记住了哈", "删掉了啊"])
 def test_a_chinese_request_with_no_topic_left_is_no_topic(text):
     from memchat.memory.forget_requests import forget_request
@@ -814,12 +824,7 @@ def test_more_ways_to_ask_found_on_set_i(text, topic):
      ["三万", "周转"], ["柯基"]),
 ])
 def test_stories_told_on_and_found_on_set_i(tmp_path, told, asked, gone, kept):
-    services = fake_services(tmp_path)
-    session = _told_in_a_chat(services, *told)
-    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
@@ -848,12 +853,7 @@ def test_stories_found_on_set_j(tmp_path, told, asked, gone, kept):
     """Found on held-out set J (round 21): Chinese forget took what only shared a character with the story (a
     flat's contract, the user's name and age for a son's marriage), and English kept what went on without a
     shared word."""
-    services = fake_services(tmp_path)
-    session = _told_in_a_chat(services, *told)
-    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize(("text", "topic"), [
@@ -883,12 +883,7 @@ def test_when_it_was_said_and_which_thing_are_no_part_of_the_topic(text, topic):
 def test_stories_found_on_set_j_second_half(tmp_path, told, asked, gone, kept):
     """Set J's second half, traced after its clean run (forget 0.25 there): the same kinds of story, told on in
     other words than the request's."""
-    services = fake_services(tmp_path)
-    session = _told_in_a_chat(services, *told)
-    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize(("text", "topic"), [
@@ -946,12 +941,7 @@ def test_fillers_and_pronouns_around_a_topic(text, topic):
 def test_stories_found_on_set_k(tmp_path, told, asked, gone, kept):
     """Set K (round 21): 90 forget cases a helper wrote from the data format only; round 20's code got 27 right.
     These are kinds found on its odd-numbered half, each written anew here (the even half is kept for measuring)."""
-    services = fake_services(tmp_path)
-    session = _told_in_a_chat(services, *told)
-    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
 
 
 @pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
@@ -962,12 +952,7 @@ def test_stories_found_on_set_k(tmp_path, told, asked, gone, kept):
 ])
 def test_a_story_of_the_users_own_goes_on_only_with_whom_it_involves(tmp_path, told, asked, gone, kept):
     """Read-through of round 21: the next message that opens on "he" went on with any story, the user's own too."""
-    services = fake_services(tmp_path)
-    session = _told_in_a_chat(services, *told)
-    services.writer.process(asked, session_id=session, message_id=None, now=9 * DAY)
-    alive = _alive(services)
-    assert not [g for g in gone if g in alive], alive
-    assert all(k in alive for k in kept), alive
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
 
 
 def test_from_last_time_is_that_chats_story_not_who_they_are(tmp_path):
