@@ -587,6 +587,29 @@ def test_facts_in_texting_regional_verbless_and_named_first_shapes(tmp_path, mes
     assert any(has in content and (slot is None or attribute == slot) for attribute, content in typed), typed
 
 
+def test_a_statement_about_the_boss_keeps_the_boss_named_by_title(tmp_path):
+    """'He's been a vet for 30 years' describes the boss just named; with the title cut off ("The user's boss Dr has
+    been…") it read as a new manager and retired the one the user named."""
+    services = fake_services(tmp_path)
+    process(services, "My boss is Dr. Marat Seitkali. He's been a vet for 30 years.", now=1000.0)
+    managers = [m for m in services.memories.list_items(statuses=("active",)) if m.attribute == "manager"]
+    assert any("Marat Seitkali" in m.content for m in managers), [m.content for m in managers]
+    assert all("boss Dr has" not in m.content for m in managers)
+
+
+@pytest.mark.parametrize(("text", "has", "whose"), [
+    ("My sister lives in Leeds. She's a nurse.", "sister is a nurse", "sister"),
+    ("mum's birthday 2 october. she loves gardening", "mum loves gardening", "mum"),
+    ("My dad retired last year. He's 67 and he loves golf.", "dad is 67", "dad"),
+])
+def test_what_is_said_of_an_unnamed_relative_after_a_pronoun_is_stored_as_theirs(tmp_path, text, has, whose):
+    services = fake_services(tmp_path)
+    process(services, text, now=1000.0)
+    typed = [m.content for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert any(has in c for c in typed), typed
+    assert not any(re.match(r"(?:she|he)\b", c, re.IGNORECASE) for c in typed), typed
+
+
 @pytest.mark.parametrize("text", ["Driver at the depot was rude.", "Dinner at 8 tonight?", "Water in the basement again."])
 def test_a_role_doing_something_or_a_thing_at_a_place_is_not_the_users_job(tmp_path, text):
     services = fake_services(tmp_path)

@@ -3,6 +3,9 @@
 - fact recall: share of gold facts (not forgotten) stored as some typed memory;
 - precision: share of stored typed memories that state a gold fact (junk = 1 − precision);
 - update accuracy: share of superseded/retired gold facts with no typed memory left active for them;
+- current kept: share of current gold facts, among those stored, still stated by an active typed memory (the
+  other side of updates: a fact the user never changed must not be retired by a later statement that only
+  looked like its slot's new value);
 - forget: share of forgotten gold facts with nothing active (typed or episode) left;
 - kind accuracy: among stored facts, the kind matches the gold kind.
 """
@@ -24,6 +27,8 @@ class WritePathScores:
     precise: int = 0
     changes: int = 0
     changes_applied: int = 0
+    current_stored: int = 0
+    current_active: int = 0
     forgets: int = 0
     forgets_applied: int = 0
     kinds: int = 0
@@ -38,7 +43,8 @@ class WritePathScores:
             return round(a / b, 3) if b else None
 
         return {"fact_recall": rate(self.recalled, self.facts), "precision": rate(self.precise, self.stored),
-                "update": rate(self.changes_applied, self.changes), "forget": rate(self.forgets_applied, self.forgets),
+                "update": rate(self.changes_applied, self.changes),
+                "current_kept": rate(self.current_active, self.current_stored), "forget": rate(self.forgets_applied, self.forgets),
                 "kind": rate(self.kinds_right, self.kinds)}
 
 
@@ -62,6 +68,9 @@ def score_write_path(persona: Persona, typed: list[Memory], episodes: list[Memor
         if stating:
             scores.kinds += 1
             scores.kinds_right += any(m.kind == fact.kind for m in stating)
+        if fact.status == "current" and stating:
+            scores.current_stored += 1
+            scores.current_active += any(m.status == "active" for m in stating)
         if fact.status in ("superseded", "retired"):
             scores.changes += 1
             stale = [m for m in stating if m.status == "active" and not any(states(m, c) for c in current)]

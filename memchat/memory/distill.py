@@ -159,7 +159,7 @@ _SWAPS = [
     (r"\bI am\b", "the user is"), (r"\bI'm\b", "the user is"), (r"\bwe're\b", "the user is"),
     (r"\bwe are\b", "the user is"), (r"\bI've\b", "the user has"), (r"\bwe've\b", "the user has"),
     (r"\bI'd\b", "the user would"), (r"\bI'll\b", "the user will"), (r"\bwe'll\b", "the user will"),
-    (r"\bI was\b", "the user was"), (r"\bwe were\b", "the user was"), (r"\bI\b", "the user"), (r"\bwe\b", "the user"),
+    (r"\bI was\b", "the user was"), (r"\bwe were\b", "the user was"), (r"\bI\b(?!-)", "the user"), (r"\bwe\b", "the user"),
     (r"\bmy\b", "the user's"), (r"\bour\b", "the user's"), (r"\bme\b", "the user"), (r"\bus\b", "the user"),
     (r"\bmine\b", "the user's"), (r"\bours\b", "the user's"), (r"\bmyself\b", "themselves"), (r"\bourselves\b", "the user"),
 ]
@@ -170,7 +170,11 @@ _VERB_3RD = re.compile(
     r"paint|cook|bake|hike|climb|fish|train|do|carry|miss|know|think|feel|try|hope|spend|help|look|make|call|"
     r"start|begin|finish|leave|move|report|manage|lead|rent|share|stay|pay|earn|owe|save|support|volunteer|coach|"
     r"write|draw|knit|sew|surf|ski|dance|row|sail|jog|meditate|attend|belong|fly|care|mean|wish|worry|buy|sell|"
-    r"adore|loathe|detest|despise|can't stand)\b",
+    r"adore|loathe|detest|despise|haul|bank|wear|dip|chew|smoke|vape|grow|raise|collect|brew|follow|skate|garden|"
+    r"babysit|host|mentor|tutor|foster|breed|deliver|clean|fix|repair|build|handle|cover|serve|sleep|shop|order|"
+    r"bring|send|text|email|record|stream|post|blog|code|design|edit|translate|research|specialise|specialize|"
+    r"struggle|suffer|snore|qualify|major|count|rely|sit|stand|pick|bike|skip|avoid|stick|hang|"
+    r"can't stand)\b",
     re.IGNORECASE,
 )
 

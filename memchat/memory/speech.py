@@ -452,15 +452,29 @@ def _merge_short(clauses: list[str]) -> list[str]:
     return merged
 
 
-_REFERENT = re.compile(r"\b(?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"),? (?-i:[A-Z][a-z]+)\b", re.IGNORECASE)
+_NAME = r"(?-i:(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Miss)\.?\s+)?[A-Z][a-z]+)"
+"""A person's name as a referent keeps its title: "my boss Dr. Marat", never "my boss Dr"."""
+_REFERENT = re.compile(r"\b(?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"),? " + _NAME + r"\b", re.IGNORECASE)
 _NAMED_AS = re.compile(r"\b((?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"))(?:'s| is)(?: called| named)? "
-                       r"((?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
-_IS_MY = re.compile(r"\b((?-i:[A-Z][a-z]+))(?:'s| is) (?:my|our) ((?:\w+ )?(?:" + RELATIVE_WORDS + r"))\b", re.IGNORECASE)
+                       r"(" + _NAME + r")\b", re.IGNORECASE)
+_IS_MY = re.compile(r"\b(" + _NAME + r")(?:'s| is) (?:my|our) ((?:\w+ )?(?:" + RELATIVE_WORDS + r"))\b", re.IGNORECASE)
 _PRONOUN = (
     (re.compile(r"^(?:he|she)(?:'s| is)\s+(?!been\b|got\b)"), "{} is "), (re.compile(r"^(?:he|she)'s\s+"), "{} has "),
     (re.compile(r"^(?:he|she)\s+"), "{} "), (re.compile(r"^(?:his|her)\s+"), "{}'s "),
 )
 """A sentence that opens with he/she/his/her continues the person just introduced."""
+
+_FEMALE = ("wife|girlfriend|fianc[eé]e|daughter|sister|mum|mom|mother|mam|grandma|grandmother|nan|nana|gran|granny|aunt|"
+           "niece|stepdaughter|granddaughter|lass|girl|missus|stepmum|stepmom|mother-in-law|sister-in-law")
+_MALE = ("husband|boyfriend|fianc[eé]|son|brother|dad|father|grandpa|grandfather|grandad|granddad|uncle|nephew|stepson|"
+         "grandson|lad|boy|hubby|stepdad|father-in-law|brother-in-law")
+_ONE_RELATIVE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:older|younger|little|big|eldest|youngest|late|new|best)\s+)?"
+                           r"(" + RELATIVE_WORDS + r")(?:'s\s+(?!(?:dog|cat|puppy|kitten|pup|horse|pony|rabbit|bird|"
+                           r"hamster|parrot|baby|son|daughter|kid|boy|girl|wife|husband|partner|friend)\b)|\s+(?!and\b|&))",
+                           re.IGNORECASE)
+"""A sentence that opens on one unnamed relative ("My sister lives in Leeds", lowercase "mum's birthday 2 october"):
+the one a following "she" is. Not a relative's pet or child ("my friend's dog"), nor two people ("my mum and dad")."""
+_RELATIVE = re.compile(r"\b(?:" + RELATIVE_WORDS + r")\b", re.IGNORECASE)
 
 
 def referent_of(sentence: str) -> str | None:
@@ -472,7 +486,27 @@ def referent_of(sentence: str) -> str | None:
     if named:
         return f"{named.group(1)} {named.group(2)}"
     mine = _IS_MY.search(sentence)  # "Dmitri's my husband." → "my husband Dmitri"
-    return f"my {mine.group(2)} {mine.group(1)}" if mine else None
+    if mine:
+        return f"my {mine.group(2)} {mine.group(1)}"
+    one = _ONE_RELATIVE.match(sentence)
+    if one and _only_person(sentence, one.group(1)):
+        return f"my {one.group(1).lower()}"
+    return None
+
+
+def _only_person(sentence: str, relative: str) -> bool:
+    """Whether the relative a sentence opens on is the only relative it speaks of ("my mum rang my sister": no).
+    Capitals are no sign of another person: "My sister lives in Leeds" names a place."""
+    return all(m.group(0).lower() == relative.lower() for m in _RELATIVE.finditer(sentence))
+
+
+def _fits(pronoun: str, referent: str) -> bool:
+    """'she' continues "my sister", never "my dad"; a name or a word for either (partner, boss, friend) takes both."""
+    female = re.search(rf"\b(?:{_FEMALE})$", referent, re.IGNORECASE)
+    male = re.search(rf"\b(?:{_MALE})$", referent, re.IGNORECASE)
+    if pronoun in ("she", "her"):
+        return not male
+    return not female
 
 
 def with_referent(sentence: str, referent: str | None) -> str:
@@ -481,7 +515,7 @@ def with_referent(sentence: str, referent: str | None) -> str:
         return sentence
     for pattern, shape in _PRONOUN:
         match = pattern.match(sentence.lower())
-        if match:
+        if match and _fits(re.match(r"\w+", match.group(0)).group(0), referent):
             named = shape.format(referent)
             return named[:1].upper() + named[1:] + sentence[match.end():]
     return sentence
