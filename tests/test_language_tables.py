@@ -10,7 +10,14 @@ from memchat.memory.query import sub_queries
 from memchat.memory.rules import forget_topic, topic_parts
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import SLOTS, slot_of, slots_asked
-from memchat.memory.speech import normalise, referent_of, split_clauses, strip_markers, with_referent
+from memchat.memory.speech import (
+    normalise,
+    referent_of,
+    split_clauses,
+    strip_markers,
+    with_referent,
+    without_question_tail,
+)
 from memchat.memory.timeexpr import TIME_RULES, query_months, resolve_times
 
 MONDAY = datetime(2026, 3, 16, 10, 0).timestamp()
@@ -467,3 +474,19 @@ def test_a_clause_that_leaves_its_subject_out_borrows_the_one_before_it_whoever_
 def test_a_pay_band_is_no_band(text, slot):
     found = slot_of(text)
     assert (found.name if found else None) == slot
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("We're off to Spain in May, so how much cash should I take?", "We're off to Spain in May."),
+    ("I'm also the daddy so what does a wedding run these days in Texas, ballpark.", "I'm also the daddy."),
+    ("My car died, any idea what a new battery costs", "My car died."),
+    ("I started a new job but how do I ask for a day off already?", "I started a new job."),
+    ("I have a cough, is it normal to last 3 weeks?", "I have a cough."),
+    # a question alone, or a statement about one, is left as it is
+    ("How much should I take?", "How much should I take?"),
+    ("I know exactly how much it costs.", "I know exactly how much it costs."),
+    ("My sister, who is a nurse, lives in Leeds.", "My sister, who is a nurse, lives in Leeds."),
+    ("I moved to Leeds, which is great.", "I moved to Leeds, which is great."),
+])
+def test_a_question_asked_after_a_statement_leaves_the_statement(text, told):
+    assert without_question_tail(text) == told

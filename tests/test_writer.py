@@ -610,6 +610,14 @@ def test_what_is_said_of_an_unnamed_relative_after_a_pronoun_is_stored_as_theirs
     assert not any(re.match(r"(?:she|he)\b", c, re.IGNORECASE) for c in typed), typed
 
 
+def test_a_fact_told_before_a_question_in_one_sentence_is_kept_and_the_question_is_not(tmp_path):
+    services = fake_services(tmp_path)
+    process(services, "We're moving to Porto in March, so how much should we budget for the flat?", now=1000.0)
+    typed = [m.content for m in services.memories.list_items(statuses=("active",)) if not m.is_episode]
+    assert any("Porto" in c for c in typed), typed
+    assert not any("budget" in c for c in typed), typed
+
+
 @pytest.mark.parametrize("text", ["Driver at the depot was rude.", "Dinner at 8 tonight?", "Water in the basement again."])
 def test_a_role_doing_something_or_a_thing_at_a_place_is_not_the_users_job(tmp_path, text):
     services = fake_services(tmp_path)

@@ -303,6 +303,35 @@ def with_next_name(sentences: list[str]) -> list[tuple[str, str]]:
     return read
 
 
+_QUESTION_TAIL = re.compile(
+    r"(?:,|;|\s-|\s–|\s—)?\s+(?:(?:so|but|and|now)\s+)?(?:"
+    r"(?:what|how|where|when|why)\s+(?:do|does|did|should|shall|can|could|would|will)\s+(?:i|we|you|it|they|a|an|the|"
+    r"my|our|that|this|he|she)\b|how (?:much|many|long|often|far)\b|which (?:one|of)\b|"
+    r"any (?:idea|ideas|tips|advice|thoughts)\b|do you (?:know|think|reckon|have)\b|what do you think\b|"
+    r"(?:should|can|could|shall) (?:i|we)\b|is (?:it|that|this) (?:ok|okay|normal|worth|true|bad|safe)\b"
+    r").*$",
+    re.IGNORECASE,
+)
+"""A question asked at the end of a statement ("We're off to Spain in May, so how much cash should I take?", "I'm
+the daddy so what does a wedding run these days"): the statement is told, the question only asked."""
+
+
+def without_question_tail(sentence: str) -> str:
+    """The statement before a question a sentence ends on, or the sentence as it was: a question alone ("How much
+    should I take?") is still a question, and a statement needs a subject and a verb before the cut."""
+    cut = _QUESTION_TAIL.search(sentence)
+    if cut is None:
+        return sentence
+    joined = re.match(r"(?:,|;|\s-|\s–|\s—)|\s+(?:so|but|and|now)\s", cut.group(0), re.IGNORECASE)
+    if not joined and not sentence.rstrip().endswith("?"):
+        return sentence  # "I know exactly how much it costs": a statement about a question, not one asked
+    head = sentence[:cut.start()].rstrip(" ,;-–—")
+    if len(re.findall(r"[A-Za-z']+", head)) < 3 or re.match(r"^\s*(?:what|who|where|when|why|how|which|do|does|did|is|are|"
+                                                             r"can|could|would|should)\b", head, re.IGNORECASE):
+        return sentence
+    return head + "."
+
+
 def strip_markers(sentence: str) -> str:
     """The sentence without discourse openers and headline labels ('Quick update: …')."""
     previous = None

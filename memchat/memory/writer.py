@@ -69,6 +69,7 @@ from memchat.memory.speech import (
     strip_markers,
     with_next_name,
     with_referent,
+    without_question_tail,
     without_aside,
 )
 from memchat.memory.terms import has_cjk, search_terms
@@ -343,7 +344,8 @@ class MemoryWriter:
             if SECRET_MARK in read or contains_secret(read):
                 continue  # a sentence about a credential says nothing worth keeping without it
             window = window_of(windows, sentence)
-            spoken = with_relation(with_referent(strip_markers(normalise(read)), referent), known.relation_of)
+            spoken = with_relation(with_referent(without_question_tail(strip_markers(normalise(read))), referent),
+                                   known.relation_of)
             referent = referent_of(spoken) or referent
             correction = is_correction(sentence)  # "Actually I switched jobs, I now work at X": both parts
             hedged = is_hedged(without_aside(spoken))
