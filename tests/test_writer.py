@@ -618,6 +618,22 @@ def test_a_fact_told_before_a_question_in_one_sentence_is_kept_and_the_question_
     assert not any("budget" in c for c in typed), typed
 
 
+@pytest.mark.parametrize(("earlier", "later", "slot"), [
+    ("I live in Leeds.", "My landlord lives in Spain.", "home"),
+    ("I drive a Corsa.", "My accountant drives a Tesla.", "vehicle"),
+    ("Keep your answers short please.", "My dispatcher is a lady named Tonya who actually answers her phone.",
+     "reply_style"),
+])
+def test_someone_known_by_their_role_does_not_fill_the_users_own_slot(tmp_path, earlier, later, slot):
+    """'My landlord lives in Spain' is the landlord's home: read as the user's, it retired where the user lives."""
+    services = fake_services(tmp_path)
+    process(services, earlier, now=1000.0)
+    process(services, later, now=2000.0)
+    own = [m for m in services.memories.list_items(statuses=("active",)) if m.attribute == slot and m.subject == "user"]
+    assert any(w in m.content for m in own for w in ("Leeds", "Corsa", "short")), "the user's own value stays active"
+    assert all(not any(w in m.content for w in ("Spain", "Tesla", "Tonya")) for m in own), [m.content for m in own]
+
+
 @pytest.mark.parametrize("text", ["Driver at the depot was rude.", "Dinner at 8 tonight?", "Water in the basement again."])
 def test_a_role_doing_something_or_a_thing_at_a_place_is_not_the_users_job(tmp_path, text):
     services = fake_services(tmp_path)

@@ -258,9 +258,12 @@ def is_retirement(clause: str) -> bool:
     return bool(RETIREMENT.search(clause))
 
 
-THE_SOMEONE = re.compile(rf"^\s*the\s+(?:new\s+|old\s+)?({JOB_TITLES}|landlord|landlady|neighbou?r|boss|guy|"
-                         rf"woman|man|lad|girl|bloke)\b(?!\s+(?:job|role|post|course|exam|shift)\b)", re.IGNORECASE)
-"""A clause that opens on someone by what they are ("The landlord lives in Spain", "The new nurse is from Leeds")."""
+THE_SOMEONE = re.compile(rf"^\s*(?:the|my|our)\s+(?:new\s+|old\s+|regular\s+|usual\s+)?({JOB_TITLES}|landlord|"
+                         rf"landlady|neighbou?r|boss|guy|woman|man|lad|girl|bloke|physio|gp|dentist|vet|trainer)\b"
+                         rf"(?!'s|’s|\s+(?:job|role|post|course|exam|shift|licen[cs]e|training|degree|appointment|"
+                         rf"placement|interview|visa|card|test|check|work|hours|rota)\b)", re.IGNORECASE)
+"""A clause that opens on someone by what they are ("The landlord lives in Spain", "My accountant drives a Tesla",
+"The new nurse is from Leeds"): theirs, unless it goes on about the user ("My GP says I'm anaemic")."""
 _CN_CALLED = re.compile(r"^\s*((?:老|小)(?!时候|区|学|家|是|心|孩子?|时|吃|说|事|半|部分|狗|猫|朋友)[\u4e00-\u9fff]|"
                         r"[\u4e00-\u9fff]{1,2}(?:姐|哥|叔|姨|总|经理|老师))"
                         r"(?=在|是|当|做|去|住|也|又|现在|已经|刚|还|最近|开|考|搬|辞|换|退|结|离|生|病)")
@@ -357,7 +360,8 @@ def guess_key(clause: str) -> tuple[str, str, str]:
     slot: Slot | None = slot_of(clause)
     if slot is not None and slot.kind == "relation" and _I_LIVE.match(clause) and BY_NAME["home"].matches(clause):
         slot = BY_NAME["home"]  # "I live with my sister in Hackney": where the user lives, with whom is said too
-    someone = person and (_POSSESSIVE.match(clause) or _CN_POSSESSIVE.match(clause) or named_subject(clause))
+    someone = person and (_POSSESSIVE.match(clause) or _CN_POSSESSIVE.match(clause) or named_subject(clause)
+                          or THE_SOMEONE.match(clause))
     if slot is not None and someone and slot.kind != "relation" and not _OF_THE_USER.search(_OPENING_OWNER.sub("", clause)):
         # "My wife works nights", "Sam is vegan": a slot of the user's said of someone else is that person's
         family = next((s for s in SLOTS if s.kind == "relation" and s.name != "provider" and s.matches(clause)), None)
