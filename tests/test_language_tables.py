@@ -490,3 +490,22 @@ def test_a_pay_band_is_no_band(text, slot):
 ])
 def test_a_question_asked_after_a_statement_leaves_the_statement(text, told):
     assert without_question_tail(text) == told
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    # a run that is work or an errand, running something: no sport
+    ("Back on the road Thursday, Tonya's got me on a run to Memphis.", None),
+    ("I do the school run every morning.", None),
+    ("I'm running late today.", None),
+    ("I run a small café in Leith.", None),
+    # a run that is one
+    ("I'm running the London marathon in April.", "sport"),
+    ("I went for a run along the canal.", "sport"),
+    ("I run 10k most mornings.", "sport"),
+    # answering a phone is no way the assistant should answer
+    ("My dispatcher actually answers her phone.", None),
+    ("Please keep your answers short.", "reply_style"),
+])
+def test_a_word_of_a_slot_in_another_sense_fills_no_slot(text, slot):
+    found = slot_of(text)
+    assert (found.name if found else None) == slot

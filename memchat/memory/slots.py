@@ -119,6 +119,15 @@ _PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|
 _MET_THERE = (r"\b(?:we|i|they) (?:first )?met (?:(?-i:[A-Z][a-z]+) |him |her |them |my \w+ )?(?:at|through|on|in|doing|during)\b"
               r"|\bmet (?:at|through) (?:a |the )?(?:\w+ )?(?:club|class)\b")
 """Where two people met ("we met at climbing", "met through the running club"): a story, not a pastime."""
+_A_RUN_OF_WORK = (r"\b(?:a|the|another|supply|beer|milk|food|shopping|grocery|test|trial|dry|delivery|long) runs? "
+                  r"(?:to|for|from|through|up|down|out)\b|\b(?:school|nursery|supply|beer|milk|shopping|grocery) runs?\b"
+                  r"|\b(?:running|runs?|ran) (?![^.,;!?]*\b(?:\d+ ?k|marathons?|half|races?|parkrun|ultras?|fun run|miles?|"
+                  r"km|club|track)\b)(?:it|them|this|that|errands|late|low|out|behind|around|things|the show|"
+                  r"(?:a|an|the|my|our|his|her|their) \w+)\b")
+"""A run that is no sport: a trip for work or an errand ("Tonya's got me on a run to Memphis", "the school run"), and
+running something ("running it off an inverter", "running late", "runs a café") — not "running the London marathon"."""
+_ANSWERING_THE_PHONE = r"\banswer(?:s|ed|ing)? (?:(?:the|her|his|my|their|its|your) )?(?:phone|door|calls?|emails?|texts?|messages?)\b"
+"""Someone who answers their phone is no instruction on how the assistant should answer."""
 
 
 _ROWS: tuple[Slot, ...] = (
@@ -460,7 +469,7 @@ _ROWS: tuple[Slot, ...] = (
              r"mountain biking|trail running|marathons?|runner|swimmer|cyclist|climber|triathlete|ultras?|ultramarathons?)\b",),
          zh=(r"跑步", r"游泳", r"健身", r"瑜伽", r"打球", r"篮球", r"羽毛球", r"太极", r"广场舞", r"足球", r"乒乓球",
              r"网球", r"排球", r"骑行", r"滑雪", r"踢球"),
-         unless=(_MET_THERE,),
+         unless=(_MET_THERE, _A_RUN_OF_WORK),
          asks=("sport", "exercise", "train", "运动", "锻炼"),
          examples=("I play volleyball on Thursday evenings.", "我现在每周三晚上去游泳。", "I play five-a-side on Tuesdays.",
                    "周末去踢球。"),
@@ -471,6 +480,7 @@ _ROWS: tuple[Slot, ...] = (
              r"no (?:jargon|emojis?)|one[- ]liners?|walls? of text|(?:short|one|single|two) paragraphs?|\d+ lines? max|"
              r"(?:no|stop writing|don'?t write) essays)\b"),
          zh=(r"回答", r"回复", r"简短", r"详细"),
+         unless=(_ANSWERING_THE_PHONE,),
          asks=("answer", "reply", "format", "respond", "回答", "回复"),
          examples=("Please keep your answers short.", "回答的时候简短一点。", "When you explain something, use numbered steps.",
                   "Step-by-step instructions work best for me."),
