@@ -189,6 +189,17 @@ def test_an_ending_that_shares_no_word_with_the_question_takes_the_ended_stateme
     assert lifted[1].relevance == 0.8 and "ending" in lifted[1].routes and lifted[0] is cat
 
 
+def test_a_death_ends_the_one_who_died_not_the_home_told_beside_them():
+    """"Where do I live now?": "had to put Dixie down" ended the dog, and the message about the new house, which named
+    "a big fenced yard for Dixie", stays the answer (held-out set J, round 22). For a question about the pet it ends."""
+    from memchat.memory.recall import ended_later
+    house = _said(1, "I put in an offer on a little house in Canyon. It's got a big fenced yard for Dixie.", 10)
+    death = _said(2, "Had to put Dixie down last Thursday, her kidneys were going.", 40, relevance=0.2)
+    assert ended_later([house, death], floor=0.5, asked=["home"]) == {}
+    assert ended_later([house, death], floor=0.5, asked=["pet"]) == {1: 2}
+    assert ended_later([house, death], floor=0.5) == {1: 2}  # no slot asked ("Do I still have Dixie?")
+
+
 @pytest.mark.parametrize(("question", "relative"), [
     ("What's my wife's job?", "wife"), ("Where does my brother's family live?", "brother"),
     ("我老公在哪上班？", "老公"), ("Where do my wife and I live?", ""), ("What's my job?", ""),

@@ -35,6 +35,12 @@ _ACT_ONLY = frozenset({"hom", "went", "gone", "forever", "loving", "let", "way",
 be the very thing that ended anywhere else ("no longer work from home")."""
 
 
+DYING = re.compile(r"died|passed away|buried|put (?:\w+ )?(?:down|to sleep)|去世|死了", re.IGNORECASE)
+"""An ending that is a death: it ends a pet or a person, never a job, a home or a band."""
+LIVING = frozenset({"pet", "relatives", "parents", "siblings", "children", "partner"})
+"""Slots of the living: only dying ends them (the dog left with a neighbour for the weekend is still the user's)."""
+
+
 HABIT_ENDED = re.compile(
     r"\b(?:don'?t|doesn'?t|do not|does not|never)\s+(?:\w+\s+)?(?:drink|eat|smoke|vape|play|go|use|drive|ride|take|"
     r"do|attend|teach|coach|run|swim|cycle|own|have|watch|wear|see)\b(?=[^.!?;,]*\b(?:any ?more|these days|nowadays)\b)"

@@ -55,7 +55,9 @@ from memchat.memory.distill import (
     providers_asked,
 )
 from memchat.memory.endings import (
+    DYING,
     HABIT_ENDED,
+    LIVING,
     SCHEDULE,
     STUDY_DONE,
     ends_study,
@@ -404,6 +406,8 @@ def ended_later(candidates: list[Candidate], floor: float, schedule_only: bool =
                 older.setdefault(memory.id, move.id)
     role_asked = "job" in asked and "employer" not in asked
     for ending, ended in endings:
+        if asked and DYING.search(ending.content) and not set(asked) & LIVING:
+            continue  # "had to put Dixie down" ends the dog, not the house with "a big fenced yard for Dixie"
         for memory, terms in earlier:
             if (_said_at(memory) >= _said_at(ending)
                     or memory.source_message is not None and memory.source_message == ending.source_message):

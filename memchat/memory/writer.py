@@ -36,7 +36,7 @@ from memchat.memory.distill import (
     slot_act,
     third_person,
 )
-from memchat.memory.endings import object_terms, retired_terms
+from memchat.memory.endings import DYING, LIVING, object_terms, retired_terms
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget, names_only_people
@@ -260,13 +260,10 @@ def _same_person(old: str, new: str) -> bool:
     return bool(given) and given[-1] in names
 
 
-_DYING = re.compile(r"died|passed away|buried|put (?:\w+ )?(?:down|to sleep)|去世|死了", re.IGNORECASE)
-_LIVING = frozenset({"pet", "relatives", "parents", "siblings", "children", "partner"})
 _PARTING = re.compile(r"broke up|split up|separated|divorced|分手|离婚", re.IGNORECASE)
 _REHOMING = re.compile(r"new owner|new home|forever home|loving home|rehomed|stolen|nicked|let (?:the|my|our) .*go\b|送给|送人|转手",
                        re.IGNORECASE)
 """What ends a pet's place in the user's life without its dying: a new home, a thief."""
-"""Slots of the living: only dying ends them (the dog left with a neighbour for the weekend is still the user's)."""
 
 
 def _numbers(text: str) -> list[str]:
@@ -432,11 +429,11 @@ class MemoryWriter:
         if not wanted:  # what ended is next to the act: "my phone died halfway through the run" ends no running
             return None
         hits = {i for i, _ in self.memories.keyword_terms(sorted(wanted), 10)}  # index terms already: not stemmed again
-        dying = bool(_DYING.search(act.group(0)))
+        dying = bool(DYING.search(act.group(0)))
         owners = [m for m in self.memories.many(sorted(hits)).values()
                   if m.status == "active" and not m.is_episode and m.attribute not in ("", "manager", "colleague")
                   and wanted & set(search_terms(m.content))  # quitting in front of the boss does not retire the boss
-                  and ((m.attribute in _LIVING) == dying  # a pet or a person dies; a job, a band, a town is left
+                  and ((m.attribute in LIVING) == dying  # a pet or a person dies; a job, a band, a town is left
                        or m.attribute == "partner" and bool(_PARTING.search(act.group(0)))  # a partner, also parted from
                        or m.attribute == "pet" and bool(_REHOMING.search(act.group(0))))]  # a pet, also rehomed
         if not owners:
