@@ -502,6 +502,11 @@ def test_a_question_asked_after_a_statement_leaves_the_statement(text, told):
     ("I'm running the London marathon in April.", "sport"),
     ("I went for a run along the canal.", "sport"),
     ("I run 10k most mornings.", "sport"),
+    # being in a vehicle is having none
+    ("I don't want him getting fat riding in a truck all day like his daddy did.", None),
+    ("I was in a car crash last week.", None),
+    ("I live in a van now.", "home"),
+    ("We got a new van for the business.", "vehicle"),
     # answering a phone is no way the assistant should answer
     ("My dispatcher actually answers her phone.", None),
     ("Please keep your answers short.", "reply_style"),

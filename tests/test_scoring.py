@@ -157,3 +157,23 @@ def test_the_answer_to_the_slot_asked_is_weighed_for_the_budget_before_long_mess
     ranked = select([*long_ones, answer], SETTINGS, 120, lambda text: len(text.split()))
     assert ranked[0].memory.id == 9 and ranked[0].selected
     assert sum(c.selected for c in ranked) == 3  # two long ones fit beside it, as before three would have
+
+
+def test_a_later_value_answers_in_the_place_of_the_earlier_one_the_question_matched():
+    """"Am I still vegetarian?" matches "I'm vegetarian since I was 15" (history now) and barely "started eating fish
+    again", which replaced it: the later value takes the earlier one's relevance and place, and says why."""
+    earlier, later, other = candidate(1, 1.0), candidate(2, 0.3), candidate(3, 0.7)
+    ranked = {c.memory.id: c for c in select([earlier, later, other], SETTINGS, 10_000, len, older={1: 2})}
+    assert not ranked[1].selected and "earlier value" in ranked[1].reason
+    assert ranked[2].selected and ranked[2].reason.startswith("later value of #1")
+    assert ranked[3].selected, "the later value raises no bar for the rest: it is judged by what it matched itself"
+    superseded = candidate(4, 1.0, status="superseded")
+    superseded.memory.superseded_by = 5
+    ranked = {c.memory.id: c for c in select([superseded, candidate(5, 0.3)], SETTINGS, 10_000, len)}
+    assert ranked[5].selected and "later value of #4" in ranked[5].reason
+
+
+def test_an_earlier_value_below_the_floor_lifts_nothing():
+    earlier, later = candidate(1, SETTINGS.floor - 0.05), candidate(2, 0.2)
+    ranked = {c.memory.id: c for c in select([earlier, later], SETTINGS, 10_000, len, older={1: 2})}
+    assert not ranked[2].selected

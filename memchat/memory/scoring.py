@@ -156,13 +156,17 @@ def select(
     """
     duplicates = duplicates or {}
     older = older or {}
+    heirs = later_values(candidates, settings, background, older)
+    own_relevance = {c.memory.id: c.relevance for c in candidates}
+    candidates = [replace(c, relevance=heirs[c.memory.id][0], score=max(c.score, heirs[c.memory.id][2]))
+                  if c.memory.id in heirs else c for c in candidates]
     ranked = parts_first(answers_first(sorted(candidates, key=lambda c: (c.memory.id in duplicates, -c.score,
                                                                           c.memory.id)), duplicates, older), duplicates)
     best: dict[int, float] = {}  # per part of a compound question: each part has its own best answer
-    for c in ranked:
+    for c in ranked:  # by their own relevance: a later value taking an earlier one's raises no bar for the rest
         if (c.memory.status == "active" and not c.memory.pinned and c.memory.id not in duplicates
                 and c.memory.id not in older and not c.mismatch):
-            best[c.group] = max(best.get(c.group, 0.0), c.relevance)
+            best[c.group] = max(best.get(c.group, 0.0), own_relevance[c.memory.id])
     used = 0
     middle_taken = 0
     result: list[Candidate] = []
@@ -189,10 +193,34 @@ def select(
             else:
                 used += cost
                 middle_taken += not strong
-                result.append(replace(candidate, selected=True, reason="above high threshold" if strong else "middle band"))
+                why = "above high threshold" if strong else "middle band"
+                if memory.id in heirs:
+                    why = f"later value of #{heirs[memory.id][1]} ({why})"
+                result.append(replace(candidate, selected=True, reason=why))
                 continue
         result.append(replace(candidate, selected=False, reason=decided or "not selected"))
     return result
+
+
+def later_values(candidates: Sequence[Candidate], settings: RecallSettings, background: float,
+                 older: Mapping[int, int]) -> dict[int, tuple[float, int, float]]:
+    """The later value of a relevant memory is as relevant as it: "am I still vegetarian?" matches "I'm vegetarian"
+    well and "started eating fish again", which replaced it, hardly at all — the earlier one is history, and the
+    later one answers, in its place. Maps the later memory's id to (the relevance it takes, the earlier memory's id,
+    its score), for an earlier one that clears the floor and the background gate and says what the question asks
+    (no mismatch)."""
+    present = {c.memory.id: c for c in candidates}
+    heirs: dict[int, tuple[float, int, float]] = {}
+    for c in candidates:
+        memory = c.memory
+        heir = older.get(memory.id) or (memory.superseded_by if memory.status == "superseded" else None)
+        if (heir is None or heir not in present or c.mismatch or c.relevance < settings.floor
+                or c.relevance - background < settings.min_lift):
+            continue
+        later = present[heir]
+        if later.relevance < c.relevance and c.relevance > heirs.get(heir, (0.0, 0, 0.0))[0]:
+            heirs[heir] = (c.relevance, memory.id, c.score)
+    return heirs
 
 
 def answers_first(ranked: list[Candidate], duplicates: Mapping[int, int], older: Mapping[int, int]) -> list[Candidate]:

@@ -126,6 +126,11 @@ _A_RUN_OF_WORK = (r"\b(?:a|the|another|supply|beer|milk|food|shopping|grocery|te
                   r"(?:a|an|the|my|our|his|her|their) \w+)\b")
 """A run that is no sport: a trip for work or an errand ("Tonya's got me on a run to Memphis", "the school run"), and
 running something ("running it off an inverter", "running late", "runs a café") — not "running the London marathon"."""
+_IN_A_VEHICLE = (r"\b(?:riding|ride|rides|rode|sitting|sat|sleeping|slept|stuck|trapped|crammed|squashed|cooped up|"
+                 r"getting fat|in|inside|into|out of|behind|under) (?:a|an|the) (?:\w+ )?(?:car|van|truck|lorry|bus|taxi|cab|"
+                 r"minivan|suv|jeep|pickup|pick-up)\b(?! (?:i|we) (?:own|have|bought|drive)\b)")
+"""Being in a vehicle ("riding in a truck all day", "sat in a van for six hours", "a crash in a taxi") is no vehicle
+the user has."""
 _ANSWERING_THE_PHONE = r"\banswer(?:s|ed|ing)? (?:(?:the|her|his|my|their|its|your) )?(?:phone|door|calls?|emails?|texts?|messages?)\b"
 """Someone who answers their phone is no instruction on how the assistant should answer."""
 
@@ -399,7 +404,7 @@ _ROWS: tuple[Slot, ...] = (
          examples=("We have a collie called Bracken.", "我家有只橘猫叫汤圆。", "We adopted a rescue greyhound called Olive.", "we got a cockapoo",
                   "家里养了一只柯基叫豆豆。"),
          question="What pets do I have?"),
-    Slot("vehicle", "fact", False, needs=(
+    Slot("vehicle", "fact", False, unless=(_IN_A_VEHICLE,), needs=(
              rf"(?i:\b(?:{_CAR_MAKES})\b)",
              r"(?i:\b(?:my|our|a|an|new|old|second[- ]hand|used|electric|hybrid|company)\b(?:\s+[\w()-]+){0,3}?\s+"
              r"(?:car|motorbike|motorcycle|scooter|moped|van|campervan|e-?bike|land rover|defender|tesla|toyota|kia|ev|"
