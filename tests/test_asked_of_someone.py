@@ -150,6 +150,31 @@ def test_an_age_question_about_anyone_is_answered_only_by_a_number_or_an_age_wor
     assert says_no_age("The user is thirty-four.") == ""
 
 
+def test_a_question_for_a_number_is_answered_only_by_a_memory_that_holds_one():
+    from memchat.memory.asked_of_someone import asks_a_quantity, says_no_quantity
+    for question in ("How many grandchildren do I have?", "What year did Harold and I get married?",
+                     "How much did we pay for the Niro?", "How long have I played the violin?", "我有几个孙子？",
+                     "我拉二胡拉了多少年？"):
+        assert asks_a_quantity(question), question
+    assert not asks_a_quantity("Where does Michael live?") and not asks_a_quantity("What's my dog called?")
+    assert says_no_quantity("The user's son Michael is an engineer in Tucson.") == "says no number"
+    assert says_no_quantity("The user's husband is Harold.") == "says no number"
+    for answer in ("We have three grandkids.", "Married in 1979.", "Paid £18,500 for it.", "Since I was a kid, ages.",
+                   "Played the violin for a couple of years.", "两个孙子，都在深圳。", "拉了二十多年了。"):
+        assert says_no_quantity(answer) == "", answer
+
+
+def test_recall_marks_a_memory_without_a_number_for_a_question_that_asks_one(tmp_path):
+    services = fake_services(tmp_path)
+    for said in ("My husband is Harold.", "Harold and I got married in 1979 in Leeds."):
+        services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    result = services.recaller.recall("What year did Harold and I get married?", token_limit=400, count_tokens=len,
+                                      now=2000.0, touch=False)
+    marks = {c.memory.content: c.mismatch for c in result.candidates if not c.memory.is_episode}
+    assert any("1979" in content and not mark for content, mark in marks.items()), marks
+    assert any("1979" not in content and mark == "says no number" for content, mark in marks.items()), marks
+
+
 def test_recall_does_not_answer_for_a_relative_from_another_relatives_memory(tmp_path):
     """"What's my mum's name?" over a store that knows the daughter and the mum: the daughter's memories are
     marked, the mum's named one stays a candidate without a mark."""

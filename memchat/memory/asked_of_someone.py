@@ -73,6 +73,24 @@ def says_no_age(content: str) -> str:
     return "" if _EVIDENCE["age"].search(content) else "says no age"
 
 
+_QUANTITY_ASKED = re.compile(r"\bhow (?:many|much|long)\b|\b(?:what|which) year\b|几个|几只|几条|几辆|几套|几次|多少|"
+                             r"几年|哪一?年|多久|多长时间", re.IGNORECASE)
+_QUANTITY_GIVEN = re.compile(rf"\d|\b(?:{_NUMBER_WORDS}|dozen|couple|few|several|twice|once|half|since|ages|both|"
+                             r"only child|none|no (?:kids|children))\b|[一二两三四五六七八九十百千万半几]|好多|不少", re.IGNORECASE)
+
+
+def asks_a_quantity(question: str) -> bool:
+    """"How many grandchildren do I have?", "What year did we marry?", "我有几个孙子？": the answer is a number."""
+    return bool(_QUANTITY_ASKED.search(question))
+
+
+def says_no_quantity(content: str) -> str:
+    """A question for a number is answered only by a memory that holds one — a figure, a number word, "a couple",
+    "since 2019" — not by "The user's son Michael is an engineer in Tucson" for "How many children does Michael
+    have?"."""
+    return "" if _QUANTITY_GIVEN.search(content) else "says no number"
+
+
 _NAME_ASKED = re.compile(r"\b(?:first |full |real )?name\b|\bcalled\b|叫什么|叫啥|名字", re.IGNORECASE)
 _NAME_GIVEN = re.compile(r"\bname\b|\bcalled\b|\bnamed\b|叫|名字|姓", re.IGNORECASE)
 _NOT_A_NAME = re.compile(rf"(?:The|I|I'm|I've|My|Our|OK|Mum|Mom|Mam|Dad|Gran|Nan|(?:{_MONTHS})|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$", re.IGNORECASE)

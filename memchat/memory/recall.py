@@ -26,7 +26,9 @@ from memchat.config import RecallSettings
 from memchat.memory.asked_of_someone import (
     asked_kind,
     asks_a_name,
+    asks_a_quantity,
     says_no_age,
+    says_no_quantity,
     says_no_name,
     says_nothing_of,
     stated_age,
@@ -773,6 +775,7 @@ class Recaller:
         asked_of = "" if parts else asked_kind(query)
         kind = asked_of if named else ""
         ages_asked = not parts and not named and asked_of == "age"  # of the user, a relative: a number
+        quantity_asked = not parts and not ages_asked and asks_a_quantity(query)
         relative = "" if parts or named else relative_asked(query)
         names_asked = bool(relative) and not asked_of and asks_a_name(query)  # "What's my mum's first name?" wants a name
         open_question = is_open_question(query)
@@ -817,6 +820,7 @@ class Recaller:
             return (unheard or _near_miss(texts, memory.content) or not_about(named, memory.content, named_as)
                     or says_nothing_of(kind, named, memory.content)
                     or (says_no_age(memory.content) if ages_asked else "")
+                    or (says_no_quantity(memory.content) if quantity_asked else "")
                     or (says_no_name(memory.content) if names_asked else "")
                     or not_theirs(relative, memory, known_names, query)
                     or speaks_of_none(kin, query, memory.content, people, known_names))
