@@ -487,6 +487,11 @@ def test_a_pay_band_is_no_band(text, slot):
     ("I know exactly how much it costs.", "I know exactly how much it costs."),
     ("My sister, who is a nurse, lives in Leeds.", "My sister, who is a nurse, lives in Leeds."),
     ("I moved to Leeds, which is great.", "I moved to Leeds, which is great."),
+    # Chinese: the phrase that asks, and what follows it
+    ("还有个事，我上个月体检血糖有点高，医生说是糖尿病前期，年夜饭我自己要注意些啥子？", "还有个事，我上个月体检血糖有点高，医生说是糖尿病前期。"),
+    ("她生日11月8号，你帮我想想送啥子", "她生日11月8号。"),
+    ("你帮我看下，八个人吃，做几个菜合适？", "你帮我看下，八个人吃，做几个菜合适？"),  # it asks from the start
+    ("我不知道他住哪？", "我不知道他住哪？"),
 ])
 def test_a_question_asked_after_a_statement_leaves_the_statement(text, told):
     assert without_question_tail(text) == told
@@ -514,3 +519,13 @@ def test_a_question_asked_after_a_statement_leaves_the_statement(text, told):
 def test_a_word_of_a_slot_in_another_sense_fills_no_slot(text, slot):
     found = slot_of(text)
     assert (found.name if found else None) == slot
+
+
+def test_an_episode_keeps_the_statement_told_before_a_question():
+    """The diabetes told before "what should I watch at the new-year dinner?" was in no episode and no memory."""
+    from memchat.memory.episodes import kept_sentences
+    text = "我在定年夜饭的菜单。你帮我看下，八个人吃，做几个菜合适？还有个事，我上个月体检血糖有点高，医生说是糖尿病前期，年夜饭我要注意些啥子？"
+    kept = kept_sentences(text)
+    assert any("糖尿病前期" in s and "啥子" not in s for s in kept), kept
+    assert not any("八个人" in s for s in kept), kept
+    assert kept_sentences("We're off to Spain in May, so how much cash should I take?") == ["We're off to Spain in May"]

@@ -20,7 +20,7 @@ from memchat.memory.endings import retired_terms
 from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
-from memchat.memory.speech import normalise
+from memchat.memory.speech import normalise, question_tail
 from memchat.memory.terms import STOPWORDS, has_cjk
 from memchat.memory.timeexpr import ResolvedTime, first_time, resolve_times
 
@@ -132,9 +132,19 @@ typo" and "oh my god girl" are not."""
 def kept_sentences(text: str) -> list[str]:
     """The sentences an episode may keep: no questions, chit-chat, secrets, remarks to the assistant, or talk
     without content."""
-    return [s for s in split_sentences(text) if not is_question(s) and not is_chit_chat(s)
+    told = [_told_part(s) for s in split_sentences(text)]
+    return [s for s in told if s and not is_question(s) and not is_chit_chat(s)
             and "[secret: " not in s and not contains_secret(s) and not _about_the_assistant(s)
             and has_content(normalise(s))]
+
+
+def _told_part(sentence: str) -> str:
+    """A question asked after a statement in one sentence leaves the statement ("…医生说是糖尿病前期，年夜饭我要注意些
+    啥子？"): as it was said, so the sentence is found in its window."""
+    if not is_question(sentence):
+        return sentence
+    cut = question_tail(sentence)
+    return sentence if cut is None else sentence[:cut].rstrip(" ,;-–—，；")
 
 
 def _stands_alone(sentence: str) -> bool:

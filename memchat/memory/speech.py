@@ -316,20 +316,53 @@ _QUESTION_TAIL = re.compile(
 the daddy so what does a wedding run these days"): the statement is told, the question only asked."""
 
 
-def without_question_tail(sentence: str) -> str:
-    """The statement before a question a sentence ends on, or the sentence as it was: a question alone ("How much
-    should I take?") is still a question, and a statement needs a subject and a verb before the cut."""
+def question_tail(sentence: str) -> int | None:
+    """Where the question a statement ends on begins ("We're off to Spain in May, so how much cash should I take?";
+    "我上个月体检血糖有点高，医生说是糖尿病前期，年夜饭我要注意些啥子？"), or None: no question there, a question
+    alone ("How much should I take?"), or too little said before it to be a statement."""
+    if _CJK_CHAR.search(sentence):
+        return _chinese_question_tail(sentence)
     cut = _QUESTION_TAIL.search(sentence)
     if cut is None:
-        return sentence
+        return None
     joined = re.match(r"(?:,|;|\s-|\s–|\s—)|\s+(?:so|but|and|now)\s", cut.group(0), re.IGNORECASE)
     if not joined and not sentence.rstrip().endswith("?"):
-        return sentence  # "I know exactly how much it costs": a statement about a question, not one asked
-    head = sentence[:cut.start()].rstrip(" ,;-–—")
+        return None  # "I know exactly how much it costs": a statement about a question, not one asked
+    head = sentence[:cut.start()]
     if len(re.findall(r"[A-Za-z']+", head)) < 3 or re.match(r"^\s*(?:what|who|where|when|why|how|which|do|does|did|is|are|"
                                                              r"can|could|would|should)\b", head, re.IGNORECASE):
+        return None
+    return cut.start()
+
+
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_CN_ASKING = re.compile(r"吗|呢|啥|什么|怎么|咋|哪|几(?![十百千万])|多少|是否|要不要|能不能|可不可以|好不好|行不行|"
+                        r"^\s*(?:你|请问|帮我|麻烦)")
+"""A phrase that asks: a question word or particle, or one addressed to the assistant (你帮我看下…)."""
+_CN_ENDS_ASKING = re.compile(r"[？?]\s*$|(?:吗|呢|啥子|什么|多少)[。！!]?\s*$")
+
+
+def _chinese_question_tail(sentence: str) -> int | None:
+    if not _CN_ENDS_ASKING.search(sentence):
+        return None
+    start = 0
+    for part in re.split(r"(?<=[，,；;])", sentence):
+        if _CN_ASKING.search(part):
+            if not start:
+                return None  # it asks from its first phrase ("你帮我看下，八个人吃，做几个菜合适？")
+            head = sentence[:start]
+            return start if len(re.findall(r"[\u4e00-\u9fff\d]", head)) >= 5 else None
+        start += len(part)
+    return None
+
+
+def without_question_tail(sentence: str) -> str:
+    """The statement before a question a sentence ends on (see `question_tail`), or the sentence as it was."""
+    cut = question_tail(sentence)
+    if cut is None:
         return sentence
-    return head + "."
+    head = sentence[:cut].rstrip(" ,;-–—，；")
+    return head + ("。" if _CJK_CHAR.search(head) else ".")
 
 
 def strip_markers(sentence: str) -> str:
