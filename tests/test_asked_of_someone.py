@@ -148,6 +148,8 @@ def test_an_age_question_about_anyone_is_answered_only_by_a_number_or_an_age_wor
     assert says_no_age("Mild asthma since the user was a kid.") == "says no age"
     assert says_no_age("清明节回郫县看我妈，她84了") == ""
     assert says_no_age("The user is thirty-four.") == ""
+    assert says_no_age("所以我打算先回乐山给她过了八十八大寿再出发") == "", "a Chinese numeral is a number"
+    assert says_no_age("我妈在电话里念了一大堆") == "says no age"
 
 
 def test_a_question_for_a_number_is_answered_only_by_a_memory_that_holds_one():

@@ -45,7 +45,7 @@ KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
                 r"对象|男朋友|女朋友|结婚", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bage\b|多大岁数|多大年纪|年纪多大|多少岁|几岁|岁数|(?<!有)多大了", re.I),
      re.compile(rf"\d|\b(?:{_NUMBER_WORDS})|\bage\b|\bturn(?:s|ed|ing)\b|\bborn\b|\byears? old\b|\bbaby\b|\btoddler\b"
-                r"|\bteen|\bretired\b|岁", re.I)),
+                r"|\bteen|\bretired\b|岁|大寿|[一二两三四五六七八九十]{2,}", re.I)),
     ("work", re.compile(r"\bwork\b|\bjob\b|\bfor a living\b|\bprofession\b|\boccupation\b|\bcareer\b|\bemploy", re.I),
      re.compile(r"(?<!user )\b(?:works|working|worked)\b|\bjob\b|\bcareer\b|\bprofession|\boffice\b|\bcompany\b|\bfirm\b|\bshift|\bboss\b|"
                 r"\bmanager\b|\bcolleague|\bretired\b|\bunemployed\b|\bstudent\b|\bteach|\bruns\b|\bowns\b|"
