@@ -634,6 +634,16 @@ def test_someone_known_by_their_role_does_not_fill_the_users_own_slot(tmp_path, 
     assert all(not any(w in m.content for w in ("Spain", "Tesla", "Tonya")) for m in own), [m.content for m in own]
 
 
+def test_what_is_said_of_the_partners_children_keeps_the_partner(tmp_path):
+    """"Her two, Mia and Lachie, are 16 and 14" after "my partner Jess is a paramedic": Jess's children, read as a new
+    partner named Lachie, retired Jess (held-out set J, round 22)."""
+    services = fake_services(tmp_path)
+    process(services, "My partner Jess is a paramedic with QAS so she's on shift work. Her two, Mia and Lachie, are "
+                      "16 and 14 and they're with us week on week off.", now=1000.0)
+    partners = [m.content for m in services.memories.list_items(statuses=("active",)) if m.attribute == "partner"]
+    assert any("paramedic" in c for c in partners), partners
+
+
 @pytest.mark.parametrize("text", ["Driver at the depot was rude.", "Dinner at 8 tonight?", "Water in the basement again."])
 def test_a_role_doing_something_or_a_thing_at_a_place_is_not_the_users_job(tmp_path, text):
     services = fake_services(tmp_path)

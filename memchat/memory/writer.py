@@ -254,8 +254,11 @@ def _same_place(old: str, new: str) -> bool:
 
 def _same_person(old: str, new: str) -> bool:
     """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss. The
-    person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev."""
+    person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev — unless it
+    speaks of the one named before as owning something ("Jess's two, Mia and Lachie")."""
     names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
+    if names & set(re.findall(r"\b([A-Z][a-z]{2,})(?:'s|’s)\s", new)):
+        return True  # "The user's partner Jess's two, Mia and Lachie, are 16 and 14": Jess's children, Jess still
     given = [n for n in re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:]) if n not in ("The", "User") and n not in NOT_NAMES]
     return bool(given) and given[-1] in names
 
