@@ -65,6 +65,26 @@ def test_a_job_sentence_naming_the_old_employer_is_history_for_the_employer_only
     assert older_values([job, same_place], ["employer"]) == {}
 
 
+def test_a_later_word_about_the_same_partner_or_boss_is_no_new_value():
+    """'My partner Jess is a paramedic', then 'Jess is yelling from the other room…': one partner, and what the first
+    says of her stays current (held-out set J, round 22); a partner of another name is a new value."""
+    from memchat.memory.recall import older_values
+    from memchat.types import Candidate, Memory, Signals
+
+    def relation(memory_id, attribute, content, said_at):
+        memory = Memory(memory_id, "relation", content, "user", attribute, 0.5, 0.8, said_at, said_at, said_at)
+        return Candidate(memory, Signals(), 0.6, relevance=0.6)
+
+    job = relation(1, "partner", "The user's partner Jess is a paramedic with QAS.", 1000.0)
+    later = relation(2, "partner", "The user's partner Jess is yelling from the other room.", 2000.0)
+    assert older_values([job, later], ["partner"]) == {}
+    other = relation(3, "partner", "The user's partner is Sam now.", 3000.0)
+    assert older_values([job, other], ["partner"]) == {1: 3}
+    boss, new_boss = relation(4, "manager", "The user's boss is Karen.", 1000.0), \
+        relation(5, "manager", "Karen's replacement is Dev.", 2000.0)
+    assert older_values([boss, new_boss], ["manager"]) == {4: 5}, "naming Karen is not speaking of Karen and hers"
+
+
 def test_an_area_of_life_no_memory_names_in_the_lexicons_words_does_not_drown_the_rest(tmp_path):
     """"读大三" says where the son studies without any of the education words: the question's other
     words still find it. A particular thing never named (a cat) still outweighs everything."""

@@ -56,6 +56,22 @@ def same_person(old: str, new: str) -> bool:
     return person is not None and person == person_of(old)
 
 
+_THEIR_PEOPLE = re.compile(r"\b([A-Z][a-z]{2,})(?:'s|’s)\s+(?:two|three|four|kids?|children|son|sons|daughters?|boys?|"
+                           r"girls?|twins|lot|mum|mom|dad|parents|sister|brother|family|ex|dog|cat)\b")
+"""Someone named as having people of their own ("Jess's two", "Karen's kids"): a statement about them and theirs."""
+
+
+def same_named_person(old: str, new: str) -> bool:
+    """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss. The
+    person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev — unless it
+    speaks of the one named before and their people ("Jess's two, Mia and Lachie"; not "Karen's replacement")."""
+    names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
+    if names & set(_THEIR_PEOPLE.findall(new)):
+        return True  # "The user's partner Jess's two, Mia and Lachie, are 16 and 14": Jess's children, Jess still
+    given = [n for n in re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:]) if n not in ("The", "User") and n not in NOT_NAMES]
+    return bool(given) and given[-1] in names
+
+
 _MONTH_NAMED = re.compile(rf"\b(?:{MONTH_WORDS})[a-z]*\b|\d{{1,2}}[/.-]\d{{1,2}}|月|"
                           r"\b(?:yesterday|today|tomorrow|last|next)\b|[昨今明]天", re.IGNORECASE)
 

@@ -67,7 +67,7 @@ from memchat.memory.endings import (
     retired_terms,
 )
 from memchat.memory.items import MemoryStore
-from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates
+from memchat.memory.persons import NOT_NAMES, PER_PERSON, person_of, restates, same_named_person
 from memchat.memory.query import is_open_question, sub_queries
 from memchat.memory.scoring import MIN_BACKGROUND, idf, keyword_overlap, relevance, score, select, signals_for
 from memchat.memory.segment import split_sentences
@@ -527,6 +527,8 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
         if key is None or c.memory.pinned or latest[key] is c:
             continue
         newest = latest[key].memory
+        if c.memory.kind == newest.kind == "relation" and same_named_person(c.memory.content, newest.content):
+            continue  # "my partner Jess is a paramedic", then "Jess is yelling from the other room": one partner
         if not restates(c.memory.event_at, newest.event_at, c.memory.attribute, newest.content):
             older[c.memory.id] = latest[key].memory.id
     employer = latest.get(("employer", "user", None))

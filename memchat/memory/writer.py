@@ -42,7 +42,7 @@ from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import besides_forget, names_only_people
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
-from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates
+from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates, same_named_person
 from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.profile import states_who
 from memchat.memory.purge import PurgeReport, scrub_phrase
@@ -250,17 +250,6 @@ def _same_place(old: str, new: str) -> bool:
     given = [set(m.split()) for m in _WORKPLACE.findall(new)]
     before = [set(m.split()) for m in _WORKPLACE.findall(old)]
     return bool(given) and all(any(g <= b for b in before) for g in given)
-
-
-def _same_person(old: str, new: str) -> bool:
-    """'My boss Stuart is good' does not replace 'My new boss is Stuart Fraser': it is the same boss. The
-    person a new statement gives is the last it names: "Karen retired, so now I report to Dev" is Dev — unless it
-    speaks of the one named before as owning something ("Jess's two, Mia and Lachie")."""
-    names = set(re.findall(r"\b[A-Z][a-z]{2,}\b", old[1:])) - {"The", "User"}
-    if names & set(re.findall(r"\b([A-Z][a-z]{2,})(?:'s|’s)\s", new)):
-        return True  # "The user's partner Jess's two, Mia and Lachie, are 16 and 14": Jess's children, Jess still
-    given = [n for n in re.findall(r"\b[A-Z][a-z]{2,}\b", new[1:]) if n not in ("The", "User") and n not in NOT_NAMES]
-    return bool(given) and given[-1] in names
 
 
 _PARTING = re.compile(r"broke up|split up|separated|divorced|分手|离婚", re.IGNORECASE)
@@ -532,7 +521,7 @@ class MemoryWriter:
                 return [m for m in same if same_person_named(m.content, draft.content)
                         and not restates(m.event_at, draft.event_at, draft.attribute, draft.content)]
             if draft.kind == "relation":  # a new partner replaces the old; a break-up ends the same one
-                return [m for m in same if draft.retirement or not _same_person(m.content, draft.content)]
+                return [m for m in same if draft.retirement or not same_named_person(m.content, draft.content)]
             if draft.attribute in _NAMED_VALUE and not (draft.change or draft.retirement or draft.correction):
                 return [m for m in same if not _same_place(m.content, draft.content)]
             return same
