@@ -28,8 +28,8 @@ from memchat.memory.asked_of_someone import (
     asks_a_name,
     asks_a_quantity,
     says_no_age,
-    says_no_quantity,
     says_no_name,
+    says_no_quantity,
     says_nothing_of,
     stated_age,
 )

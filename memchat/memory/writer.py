@@ -69,8 +69,8 @@ from memchat.memory.speech import (
     strip_markers,
     with_next_name,
     with_referent,
-    without_question_tail,
     without_aside,
+    without_question_tail,
 )
 from memchat.memory.terms import has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
