@@ -85,6 +85,26 @@ def test_a_later_word_about_the_same_partner_or_boss_is_no_new_value():
     assert older_values([boss, new_boss], ["manager"]) == {4: 5}, "naming Karen is not speaking of Karen and hers"
 
 
+@pytest.mark.parametrize(("question", "earlier", "later"), [
+    ("What was my latest A1C number?", "My A1C came back at 6.1, so borderline.", "Good news, A1C is down to 5.8!"),
+    ("我最近一次空腹血糖是多少？", "抽了个血，血糖有点偏高，空腹六点八。", "血糖复查，空腹降到五点九了。"),
+    ("What's my rent now?", "Rent is £875 a month for the studio.", "The landlord put the rent up to £910."),
+])
+def test_the_latest_figure_of_one_measured_thing_stands(question, earlier, later):
+    from memchat.memory.recall import earlier_figures
+    old, new = _said(1, earlier, 10), _said(2, later, 40)
+    assert earlier_figures([old, new], question, floor=0.5) == {1: 2}
+    assert earlier_figures([new, _said(3, earlier, 50)], question, floor=0.5) == {2: 3}, "the later one, whichever"
+
+
+def test_a_figure_of_another_thing_or_the_same_figure_again_is_no_later_value():
+    from memchat.memory.recall import earlier_figures
+    rent, car = _said(1, "Rent is £875 a month.", 10), _said(2, "The car cost £9,000 in the end.", 40)
+    assert earlier_figures([rent, car], "What's my rent now?", floor=0.5) == {}
+    again = _said(3, "Still paying £875 rent, no rise this year.", 50)
+    assert earlier_figures([rent, again], "What's my rent now?", floor=0.5) == {}
+
+
 def test_an_area_of_life_no_memory_names_in_the_lexicons_words_does_not_drown_the_rest(tmp_path):
     """"读大三" says where the son studies without any of the education words: the question's other
     words still find it. A particular thing never named (a cat) still outweighs everything."""

@@ -465,6 +465,34 @@ def earlier_ages(candidates: list[Candidate], name: str) -> dict[int, int]:
     return {c.memory.id: latest.memory.id for c, age in aged if age != newest_age}
 
 
+_LATEST = re.compile(r"\b(?:now|latest|last|currently|current|these days|in the end|at the moment|most recent|"
+                     r"anymore|any more)\b|现在|最近|目前|这次|最新|如今", re.IGNORECASE)
+"""A question for the figure of now ("What's my rent now?", 最近一次): not for one of the past ("How many years was I a
+deputy before…?")."""
+_FIGURE = re.compile(r"\d[\d,.]*\s?(?:k|%)?|[一二两三四五六七八九十百千万]+(?:点[一二三四五六七八九十]+)?")
+
+
+def earlier_figures(candidates: list[Candidate], query: str, floor: float) -> dict[int, int]:
+    """"What was my latest A1C?", 房租现在多少, "what's the extension costing us in the end?" over "A1C 6.1", then
+    "A1C down to 5.8": a figure of one measured thing (a term of the question both statements name) said again with
+    another value is history beside the latest — a rent, a weight, a price, a reading. Only relevant statements
+    (at or above the floor) with a figure count; maps each earlier one to the latest."""
+    wanted = {t for t in query_terms(query) if len(t) >= 3 or has_cjk(t) and len(t) == 2}
+    figured = [(c, figures, terms) for c in candidates
+               if c.memory.status == "active" and not c.memory.pinned and c.relevance >= floor and not c.mismatch
+               and (figures := frozenset(m.group(0).strip(" ,.") for m in _FIGURE.finditer(c.memory.content)))
+               and (terms := wanted & set(search_terms(c.memory.content)))]
+    older: dict[int, int] = {}
+    for c, figures, terms in figured:
+        later = [(d, f) for d, f, t in figured if t & terms and _said_at(d.memory) > _said_at(c.memory)
+                 and (c.memory.source_message is None or d.memory.source_message != c.memory.source_message)
+                 and f != figures]
+        if later:
+            latest = max(later, key=lambda pair: _said_at(pair[0].memory))[0]
+            older[c.memory.id] = latest.memory.id
+    return older
+
+
 ONE_AT_A_TIME = frozenset({"phone", "laptop", "tablet", "car"})
 """Things a person has one of at a time: a new one replaces the one said before."""
 _ACQUIRED = re.compile(r"\b(?:(?:a|my|the|our) (?:brand )?new|switched|swapped|upgraded|replaced|bought|traded|"
@@ -857,6 +885,8 @@ class Recaller:
         older.update({i: n for i, n in replaced_things(candidates).items() if i not in older})
         if kind == "age":
             older.update(earlier_ages(candidates, named))
+        if quantity_asked and not past and not when_it_was and _LATEST.search(query):
+            older.update({i: n for i, n in earlier_figures(candidates, query, settings.floor).items() if i not in older})
         if not when_it_was and not past:  # "when did I get the allotment?" asks for the earlier statement itself
             # a question that mixes a schedule part with another ("Who teaches me sitar and on which evening?") keeps
             # the first statement for the other part; a present when-question ("What day is my pottery class?")
