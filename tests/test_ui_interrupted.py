@@ -100,13 +100,16 @@ async def test_quit_while_saving_closes_by_itself_when_the_memories_are_written(
 
 async def test_queued_messages_and_the_box_survive_quitting_and_come_back_at_the_next_start(settings):
     long_reply = " ".join(f"word{i}" for i in range(200))
-    app = make_app(settings, (long_reply,), delay=0.05, session="evening")
+    # a reply long enough (a minute) to be streaming still at the quit on a loaded machine: a reply that ended
+    # would have sent the queued message as a turn of its own (saved, but not as a draft)
+    app = make_app(settings, (long_reply,), delay=0.3, session="evening")
     async with app.run_test(size=(140, 40)) as pilot:
         await send(pilot, "tell me a long story")
         await wait_until(pilot, lambda: app.chat.pane.busy)
         await send(pilot, "and make it about boats")  # queued behind the streaming reply
         await wait_until(pilot, lambda: app.chat.pane.queued == 1)
         await type_text(pilot, "also my PIN is 4471")  # typed, not sent
+        assert app.chat.pane.busy and app.chat.pane.queued == 1, "the reply ended before the quit: nothing was queued"
         await pilot.press("ctrl+q")
     stored = app.services.db.scalar("SELECT text FROM drafts")
     assert "boats" in stored and "4471" not in stored  # kept, and redacted like every stored text
