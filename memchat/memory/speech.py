@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memchat.memory.slots import JOB_TITLES
+from memchat.memory.terms import has_cjk
 
 INFORMAL: tuple[tuple[str, str], ...] = (
     (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"), (r"\bgotta\b", "have to"), (r"\bkinda\b", "kind of"),
@@ -320,7 +321,7 @@ def question_tail(sentence: str) -> int | None:
     """Where the question a statement ends on begins ("We're off to Spain in May, so how much cash should I take?";
     "我上个月体检血糖有点高，医生说是糖尿病前期，年夜饭我要注意些啥子？"), or None: no question there, a question
     alone ("How much should I take?"), or too little said before it to be a statement."""
-    if _CJK_CHAR.search(sentence):
+    if has_cjk(sentence):
         return _chinese_question_tail(sentence)
     cut = _QUESTION_TAIL.search(sentence)
     if cut is None:
@@ -335,7 +336,6 @@ def question_tail(sentence: str) -> int | None:
     return cut.start()
 
 
-_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _CN_ASKING = re.compile(r"吗|呢|啥|什么|怎么|咋|哪|几(?![十百千万])|多少|是否|要不要|能不能|可不可以|好不好|行不行|"
                         r"^\s*(?:你|请问|帮我|麻烦)")
 """A phrase that asks: a question word or particle, or one addressed to the assistant (你帮我看下…)."""
@@ -362,7 +362,7 @@ def without_question_tail(sentence: str) -> str:
     if cut is None:
         return sentence
     head = sentence[:cut].rstrip(" ,;-–—，；")
-    return head + ("。" if _CJK_CHAR.search(head) else ".")
+    return head + ("。" if has_cjk(head) else ".")
 
 
 def strip_markers(sentence: str) -> str:
