@@ -20,7 +20,7 @@ from memchat.memory.endings import retired_terms
 from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
-from memchat.memory.speech import normalise, question_tail
+from memchat.memory.speech import normalise, told_before_question
 from memchat.memory.terms import STOPWORDS, has_cjk
 from memchat.memory.timeexpr import ResolvedTime, first_time, resolve_times
 
@@ -143,8 +143,7 @@ def _told_part(sentence: str) -> str:
     啥子？"): as it was said, so the sentence is found in its window."""
     if not is_question(sentence):
         return sentence
-    cut = question_tail(sentence)
-    return sentence if cut is None else sentence[:cut].rstrip(" ,;-–—，；")
+    return told_before_question(sentence) or sentence
 
 
 def _stands_alone(sentence: str) -> bool:

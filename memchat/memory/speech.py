@@ -356,12 +356,17 @@ def _chinese_question_tail(sentence: str) -> int | None:
     return None
 
 
-def without_question_tail(sentence: str) -> str:
-    """The statement before a question a sentence ends on (see `question_tail`), or the sentence as it was."""
+def told_before_question(sentence: str) -> str | None:
+    """The statement before a question a sentence ends on (see `question_tail`), as it was said, or None."""
     cut = question_tail(sentence)
-    if cut is None:
+    return None if cut is None else sentence[:cut].rstrip(" ,;-–—，；")
+
+
+def without_question_tail(sentence: str) -> str:
+    """The statement before a question a sentence ends on, made a sentence, or the sentence as it was."""
+    head = told_before_question(sentence)
+    if head is None:
         return sentence
-    head = sentence[:cut].rstrip(" ,;-–—，；")
     return head + ("。" if has_cjk(head) else ".")
 
 
