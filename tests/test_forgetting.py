@@ -2,6 +2,7 @@ import pytest
 from helpers import fake_conversation, fake_services
 
 from memchat.config import ForgetSettings
+from memchat.memory.forget_requests import ForgetRequest
 from memchat.memory.forgetting import DAY, run_forgetting
 from memchat.types import MemoryDraft
 
@@ -1225,3 +1226,67 @@ def test_what_i_said_and_more_chinese_ways_to_ask(text, topic, latest):
 def test_chinese_wishes_that_ask_nothing_of_the_memory(text):
     from memchat.memory.forget_requests import forget_topic
     assert forget_topic(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "scratch that, my brother would be mortified I mentioned it", "ignore my last message, I'm fine, just a rough week",
+    "forget I said anything", "pretend I never said that", "disregard that last message please", "就当我没说吧，还没定呢",
+])
+def test_taking_back_the_message_before_forgets_it(text):
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(text) == ForgetRequest("", latest=True)
+
+
+@pytest.mark.parametrize("text", ["Scrap that, the match is on Sunday now.", "Forget it, I'll walk.", "ignore the typos"])
+def test_a_change_of_plan_takes_nothing_back(text):
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(text)
+    assert request is None or request.topic, request
+
+
+def test_a_retraction_takes_back_the_message_before_and_nothing_older(tmp_path):
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, "I play bass in a covers band.", "I think I might be pregnant, two tests so far.")
+    services.writer.process("Scratch that, it's not official and I shouldn't have said it.", session_id=session,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "pregnant" not in alive and "bass" in alive, alive
+
+
+@pytest.mark.parametrize("request_text", ["Please forget the gambling debt. I'd prefer to keep that off the record.",
+                                          "Delete the bit about the gambling debt. I'd rather it not be kept anywhere."])
+def test_a_reason_that_asks_again_is_not_stored(tmp_path, request_text):
+    services = fake_services(tmp_path)
+    _told(services, "I ran up a gambling debt of about nine grand last year.")
+    services.writer.process(request_text, session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "gambling" not in alive and "record" not in alive and "kept" not in alive, alive
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # the user's own story goes on in their words, until it turns
+    (["I got laid off from the depot. Final pay is two weeks' wages and my pension stays frozen. Also I've started "
+      "learning the cello."], "forget what I said about getting laid off", ["two weeks' wages", "pension stays frozen"], ["cello"]),
+    (["I've been diagnosed with epilepsy. I'm on lamotrigine and I can't drive for a year. For context, I work as a "
+      "florist in Hove."], "please don't keep my epilepsy stuff", ["lamotrigine"], ["florist"]),
+    (["I'm in a dispute with my landlord over the deposit. The tribunal date is set for 4 June."],
+     "forget the deposit dispute", ["tribunal"], []),
+    # someone else's story goes on only where it speaks of them again
+    (["My friend Corinne got caught shoplifting. She has to go to court. Finally booked my driving lessons."],
+     "forget what I said about Corinne", ["court"], ["driving lessons"]),
+    (["My colleague Aziz is in rehab. I'm covering his shifts. I'm learning to crochet too."],
+     "forget the Aziz rehab thing", ["covering his shifts"], ["crochet"]),
+])
+def test_a_story_goes_on_in_its_message_until_it_turns(tmp_path, told, asked, gone, kept):
+    _assert_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    (["My neighbour Tobias lost his licence for drink driving.", "I'm giving him lifts to the station now.",
+      "My sister got engaged!"], "forget the Tobias drink driving thing", ["giving him lifts"], ["engaged"]),
+    (["我同事老刘被查出来挪用公款。", "我在帮他找关系。", "周末去爬了青城山。"], "老刘那件事别记了", ["帮他找关系"], ["青城山"]),
+    (["My cousin Ines is going through IVF.", "Yesterday I went to a pottery class."], "forget the Ines IVF stuff",
+     ["IVF"], ["pottery"]),
+])
+def test_a_story_goes_on_into_the_next_message_that_speaks_of_them(tmp_path, told, asked, gone, kept):
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)

@@ -197,6 +197,27 @@ _EN_LATEST = re.compile(
 """A request about the latest thing said: "the last thing I said about Tom", "what I just said", "my last message",
 "what I said" with nothing after it ("Forget what I said, I was drunk")."""
 _CN_LATEST = re.compile(r"刚才|刚刚|上一条|上一句|最后那句|最后一条|最后那条|刚说的")
+_EN_TAKEN_BACK = re.compile(
+    r"^(?:(?:just|please|pls|plz|sorry)[\s,]+)*(?:(?:can|could|would) (?:you|u) (?:please |pls )?)?(?:"
+    r"(?:ignore|disregard|scratch|strike|scrap|delete|forget|drop)\s+(?:that|this|my|the)\s+(?:last|previous|latest)\s+"
+    r"(?:message|msg|text)s?\b|"
+    r"(?:forget|pretend)\s+(?:that\s+)?i\s+(?:ever\s+|even\s+|never\s+)?(?:said|say|mentioned|mention|told you|brought (?:it|that|this) up)"
+    r"(?:\s+(?:that|it|this|anything|any of (?:that|this|it)))?\s*(?:[,.;:!—–-]|$))", re.IGNORECASE)
+"""Taking back the message before, by what it was: "ignore that last message", "forget I said anything", "pretend I
+never said that" (not "forget that I said I'd call her": what follows is what was said)."""
+_EN_TAKE_IT_BACK = re.compile(r"^(?:(?:oh|actually|sorry|um+|hmm+|ugh|no)[\s,]+)*(?:scratch|strike|scrap|ignore|disregard|"
+                              r"forget|never ?mind)\s+(?:that|it|this)\s*[,.;:!—–-]+\s*(?P<why>.*)$", re.IGNORECASE)
+_ABOUT_THE_TELLING = re.compile(
+    r"\b(?:i (?:even )?(?:mentioned|said|told you|brought (?:it|that|this) up)|mentioned it|said (?:it|that|anything)|"
+    r"should(?:n'?t| not) have|overshar\w*|i'?m (?:fine|ok|okay|alright|all right|good)|(?:just |only )?(?:a |having a )?"
+    r"(?:bad|rough|long) (?:day|night|week)|not (?:official|confirmed|certain|definite|sure yet)|(?:was|am|i'?m) (?:just )?"
+    r"(?:venting|joking|kidding|rambling|ranting)|mortified|embarrass\w*|private|between us|off the record|not my (?:story|news|"
+    r"place))", re.IGNORECASE)
+"""Why something just said is taken back, when the reason is the telling: "scratch that, she'd be mortified I
+mentioned it", "forget it, I'm fine, just a bad day". "Scrap that, it's Saturday now" changes a plan instead."""
+_CN_TAKEN_BACK = re.compile(r"^(?:你)?(?:就)?当(?:我|作)?没(?:说过?|提过?|讲过?)(?:这句|那句|这个|那个)?(?:话)?"
+                            r"(?:了|吧|哈|啊|哦|啦)*(?:[，,。！!～~\s]|$)")
+"""当我没说 with nothing before it: the message before is taken back."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +273,10 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
     stripped = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)
     if not stripped or _NOT_A_REQUEST.search(stripped):
         return None
+    taken_back = _EN_TAKE_IT_BACK.match(stripped)
+    if _EN_TAKEN_BACK.match(stripped) or _CN_TAKEN_BACK.match(stripped) or (
+            taken_back and _ABOUT_THE_TELLING.search(taken_back["why"])):
+        return ForgetRequest("", latest=True)
     for pattern in _EN:
         match = pattern.match(stripped)
         if match:
@@ -559,6 +584,15 @@ def _only_regret(sentence: str) -> bool:
 """A reason for a request that speaks of the telling itself: regret, venting, someone else's story."""
 
 
+_KEPT_PRIVATE = re.compile(
+    r"\b(?:keep(?:ing)? (?:it|that|this|them) (?:off the record|private|quiet|between us|to (?:your|my)self|confidential)|"
+    r"(?:prefer|rather) (?:it|that|this|they) (?:not|wasn'?t|weren'?t|isn'?t|aren'?t)\b|(?:it|that|this) (?:not )?"
+    r"(?:be |being )?(?:retained|stored|kept|saved|recorded|remembered)\b|off the record|between (?:us|you and me)|"
+    r"(?:don'?t|do not) want (?:it|that|this|them) (?:kept|stored|saved|recorded|written down|on record|anywhere))",
+    re.IGNORECASE)
+"""A sentence beside a request that asks the same again, in other words: "I prefer to keep that off the record"."""
+
+
 def besides_forget(text: str, topic: str) -> str:
     """What a message says besides its forget request: the sentences that neither ask to forget nor
     name the topic ("…forget what I said about Meera's divorce, she'd hate that. Also I've switched
@@ -572,6 +606,8 @@ def besides_forget(text: str, topic: str) -> str:
             continue  # the request, its reason, or a courtesy ("Appreciate it.")
         if re.match(r"^\W*(?:it|that|this|they|he|she|his|her|their|them)\b|^[^a-z]*(?:他|她|这|那|它)", sentence, re.I):
             continue
+        if _KEPT_PRIVATE.search(sentence) and slot_of(sentence) is None:
+            continue  # "I prefer to keep that off the record.", "I'd prefer it not be retained.": the request again
         if _REGRET.search(sentence) and _only_regret(sentence):
             continue  # "I really shouldn't have said anything", "I was venting": about the telling, not the user
         kept.append(sentence)

@@ -42,6 +42,7 @@ from memchat.memory.terms import (
     search_terms,
     stem,
 )
+from memchat.memory.timeexpr import first_time
 from memchat.types import EPISODE, Memory
 
 FORGET_SIMILARITY = 0.5
@@ -367,12 +368,15 @@ _OPENS_ON_SOMEONE = re.compile(rf"^\W*(?:(?:my|our|the user's)\s+(?:[\w-]+\s+)?(
 """A statement that opens on someone of the user's ("My mum has rheumatoid arthritis", 我老婆…): theirs."""
 _SHIFT = re.compile(r"^\W*(?:also|anyway|anyways|btw|by the way|separately|unrelated|totally separate|on another (?:note|matter)|"
                     r"on an? (?:different|happier|lighter|separate|brighter|other) note|in other news|other news|speaking of|"
-                    r"changing the subject|on the bright side|oh and|other than that|moving on|"
-                    r"对了|哦对|噢对|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说)", re.IGNORECASE)
+                    r"changing the subject|on the bright side|oh and|other than that|moving on|for context|otherwise|"
+                    r"on (?:the )?other (?:side|hand)|apart from that|aside from that|meanwhile|in (?:happier|better) news|"
+                    r"on the plus side|funny (?:timing|thing)|(?:some |in )?(?:good|great|grand|big|happy|exciting|better) news|"
+                    r"对了|哦对|噢对|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说|不说这个了|不提了|言归正传|说回正事)",
+                    re.IGNORECASE)
 """How a sentence turns to something else ("Also my cousin is getting married", "In other news…", "对了，我下个月…")."""
 _STORY_ROLE = re.compile(r"^\W*(?:(?:the|his|her|their|my|our)\s+)?(?:doctors?|gp|surgeon|consultant|specialist|nurses?|lawyer|solicitor|"
                          r"attorney|public defender|barrister|police|cops|judge|therapist|counsell?or|school|teachers?|hr|"
-                         r"landlord|bank|debt collectors?|bailiffs?)\b(?:,[^,]{1,30},)?\s+(?:says?|said|told|thinks?|reckons?|advises?|advised|"
+                         r"landlord|bank|debt collectors?|bailiffs?)\b(?:,[^,]{1,30},)?\s+(?:says?|said|saying|told|thinks?|reckons?|advises?|advised|"
                          r"wants?|called|rang|came)\b|^(?:医生|大夫|律师|警察|对方|法院|老师|学校|银行|公司那边|咨询师|心理医生|班主任)",
                          re.IGNORECASE)
 """Someone a story involves, saying what happens next: "His public defender says…", "My solicitor advises…", "医生说…"."""
@@ -402,6 +406,68 @@ def story_goes_on(sentence: str) -> bool:
     return bool(_STORY_ROLE.match(sentence) or _OPENS_UNSAID.search(sentence) or _THEIR_DOING.match(sentence)
                 or re.match(r"^\W*(?:he|she|his|her|him)\b", sentence, re.IGNORECASE)) \
         and not _THEIR_OWN.match(sentence.lstrip(" \"'“(")) and not _SAID_OF_ANOTHER.match(sentence)  # "His wife Ana…"
+
+
+_BACK_TO_THEM = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.IGNORECASE)
+_NEW_TIME = re.compile(r"^\W*(?:(?:so|and|but|oh|also)\s+)?(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening|"
+                       r"weekend)|last (?:night|week|weekend|month|year|\w+day)|next (?:week|weekend|month|year|\w+day)|"
+                       r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                       r"昨天|今天|今晚|明天|周末|上周|下周|这周|本周|上个?月|下个?月|前天|后天|大前天|最近|前几天|上礼拜|下礼拜)",
+                       re.IGNORECASE)
+"""A sentence that opens on a time of its own tells a new event ("周末带女儿去游乐园", "Yesterday I…")."""
+_AS_ME = re.compile(rf"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)\b|(?<![他她你])我(?!们?的?(?:{CN_RELATIVES}))|[俺咱]",
+                    re.IGNORECASE)
+"""The user as who does or is something ("I", "we", 我): not "my friend", "told me", 我姐."""
+_HEDGE = re.compile(r"\bi (?:think|guess|reckon|mean|suppose|believe|heard|gather|hear)\b|我(?:觉得|感觉|猜|听说)", re.IGNORECASE)
+""""…sertraline I think": how sure the user is of someone else's story, not the user in it."""
+_ME_TOO = re.compile(r"\b(?:too|as well|ours|mine|myself)\b|我也|咱也", re.IGNORECASE)
+
+
+_CALENDAR_WORDS = frozenset("january february march april may june july august september october november december monday "
+                            "tuesday wednesday thursday friday saturday sunday christmas easter".split())
+
+
+_CN_NAMED = re.compile(r"(?:老|小)[\u4e00-\u9fff](?<![老小][家时区孩心说事是年师板公婆人])|[\u4e00-\u9fff]{1,2}(?:姐|哥|总)(?<![我你他她大表堂])")
+"""Someone called by name in Chinese: 老周, 小雨, 王姐, 李总 (not 老家, 小时, 老师, 老公, 我姐)."""
+
+
+def _named_in(text: str) -> set[str]:
+    """Whom a sentence names: names with capitals and the user's people ("my husband", 我老公), lower-cased."""
+    found = {m.group(0).lower() for m in _ANOTHER_PERSON.finditer(_PLACE.sub(" ", text))} - _CALENDAR_WORDS
+    found |= set(_CN_NAMED.findall(text)) | set(re.findall(CN_RELATIVES, text))
+    found |= {m.group(1).lower() for m in re.finditer(rf"^\W*({RELATIVES})\b", text, re.IGNORECASE)}  # "Mum rang, she…"
+    opening = _OPENS_ON_SOMEONE.match(text)
+    return found | ({opening.group(0).strip().lower()} if opening else set())
+
+
+def carries_on(sentence: str, before: str) -> bool:
+    """A sentence right after one that tells a story, telling more of it in other words: "I've been made redundant. Last
+    day's the end of the month…", "…custody dispute. The hearing is scheduled for November 8.", "…酒驾被查了。单位那边请了
+    年假糊弄过去。". Not one that turns ("Also…", "For context, I work as…", 另外…), asks, states what a slot of its own
+    holds or what someone is (a job, a birthday), names someone the story did not ("…my sister's just landed a job"), or
+    speaks as the user after a story about someone else, unless it speaks of them again ("I took leave to be with her")."""
+    if _SHIFT.match(sentence) or re.search(r"[?？]\W*$", sentence) or _OWN_FACT.search(sentence):
+        return False
+    slot = slot_of(sentence)
+    if slot is not None and slot != slot_of(before):
+        return False
+    if _named_in(sentence) - _named_in(before):
+        return False
+    if _ME_TOO.search(sentence) or _NEW_TIME.match(sentence):
+        return False  # "I actually take sertraline too" after Ben's; "周末去西湖边citywalk", "Yesterday I…"
+    if _AS_ME.search(_HEDGE.sub(" ", before)):
+        return True  # the user's own story goes on in the user's words ("I am on ART and my viral load…")
+    # someone else's story goes on only where it speaks of them again, at no time of its own: "Finally quit smoking"
+    # and "Pizza at her place tonight" after Anna's driving test are the user's news
+    return bool(_BACK_TO_THEM.search(sentence)) and first_time(sentence, 0.0) is None
+
+
+def carries_on_next(message: str, before: str, said_at: float) -> bool:
+    """The next message goes on with a story told at the end of the one before (`carries_on` for its first sentence),
+    unless it opens on news with a date of its own ("五一放假他回来，5月1号到家" after 儿子挂科; "wedding moved up to
+    december 12"): a new event, whoever it is about."""
+    first = told_units(message)[:1]
+    return bool(first) and carries_on(first[0], before) and first_time(first[0], said_at) is None
 
 
 def goes_on(sentence: str) -> bool:
@@ -492,14 +558,16 @@ def without_topic(content: str, topic: str) -> str:
     ("She's lost her hair…") or only remark on it ("Not amazing."), and in Chinese typed with spaces for stops
     the chunks after it that leave their subject out ("才八周", "比之前多了四千")."""
     units = _told_in(content)
-    kept, going, said_it = [], False, False
+    kept, going, said_it, told = [], False, False, ""
     opening = 0  # how many of the first units open on someone not yet named ("now he ignores her calls. she
     for n, (unit, chunk, opens) in enumerate(units):  # cries every night, poor isla"): they tell what follows
         if chunk:  # a new sentence goes on only with 他 or 她
             goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
         else:
-            goes_on_telling = going and (goes_on(unit) or _a_comment(unit)) or said_it and _a_fragment(unit)
+            goes_on_telling = (going and (goes_on(unit) or _a_comment(unit) or carries_on(unit, told))
+                               or said_it and _a_fragment(unit))
         said_it = about(topic, unit)
+        told = unit if said_it else told
         going = said_it or goes_on_telling
         if said_it and opening == n:
             del kept[:opening]
@@ -629,6 +697,13 @@ class TopicMatcher:
             first = told_units(following[0].content)[:1] if following else []
             if first and story_goes_on(first[0]) and (someone or _STORY_ROLE.match(first[0])):
                 more |= {m.id for m in following}
+            elif following and carries_on_next(following[0].content, units[-1], following[0].created_at):
+                more.add(following[0].id)  # its next windows only while they go on too ("…over a coffee. On a
+                for window in following[1:]:  # lighter note I've started Gaelic classes" stays)
+                    opening = told_units(window.content)[:1]
+                    if not opening or not carries_on(opening[0], units[-1]):
+                        break
+                    more.add(window.id)
         return more - found
 
     def _own_story(self, topic: str) -> set[int]:
@@ -860,7 +935,12 @@ class TopicMatcher:
                     concepts_in(topic) - PEOPLE_CONCEPTS, concepts_in(memory.content))
                 if (shared and close[memory.id] >= near) or (about_them and story_too and close[memory.id] >= 0.3):
                     found.add(memory.id)
-        found |= self._told_next(found, topic, someone=bool(people or concepts_in(topic) & PEOPLE_CONCEPTS))
+        someone = bool(people or concepts_in(topic) & PEOPLE_CONCEPTS)
+        told = self._told_next(found, topic, someone)
+        for _ in range(2):  # a story told over three or four messages ("表哥赌博输了二十多万" / "把车都抵押了" / …)
+            found |= told
+            told = self._told_next(told, topic, someone)
+        found |= told
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it
