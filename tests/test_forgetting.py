@@ -1290,3 +1290,34 @@ def test_a_story_goes_on_in_its_message_until_it_turns(tmp_path, told, asked, go
 ])
 def test_a_story_goes_on_into_the_next_message_that_speaks_of_them(tmp_path, told, asked, gone, kept):
     _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a topic named by its initials finds where it was said in full
+    (["My line manager has put me on a performance improvement plan, eight weeks to turn it around.",
+      "Also my nephew starts school in September."], "forget the PIP stuff please", ["improvement plan"], ["nephew"]),
+    # a topic named by another word of the same thing
+    (["I've been sober for two years now and I go to meetings every Tuesday.", "I'm also into bouldering."],
+     "please don't keep my sobriety info", ["sober"], ["bouldering"]),
+    (["去年我酒驾被查了，驾照扣了十二分。", "我最近在学日语。"], "喝酒开车那事别记了", ["酒驾"], ["日语"]),
+    (["I spent a fortnight on a psychiatric ward after a breakdown in March.", "I run a bakery in Leith."],
+     "I'd rather you didn't keep my hospitalisation", ["psychiatric ward"], ["bakery"]),
+    # a request that names its topic inside a container ("the matter concerning…", "那一大段")
+    (["I got a final written warning at work for lateness.", "My daughter plays netball."],
+     "Please forget the matter concerning the warning.", ["final written warning"], ["netball"]),
+    (["上班真的太难受了，主管天天当众骂我，我都开始失眠了。", "周末我去看了场话剧。"], "前面上班那一大段你就别记了", ["当众骂我"], ["话剧"]),
+])
+def test_a_topic_in_other_words_finds_what_was_said(tmp_path, told, asked, gone, kept):
+    _assert_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # the next message speaks of them again after its first sentence
+    (["我表姐阿琳查出来乳腺有个结节。", "还在等活检结果，让我先别告诉她妈。", "我下个月去青岛出差。"], "阿琳那事你别记了",
+     ["活检结果"], ["青岛"]),
+    # mentioning someone on the way is no turn; opening on someone new is
+    (["My friend Dalia is being investigated for fraud at her firm.", "Haven't told the boss, but I'm covering for her.",
+      "My brother Sami got a new job at the port."], "forget the Dalia fraud stuff", ["covering for her"], ["the port"]),
+])
+def test_a_story_goes_on_where_the_next_message_speaks_of_them(tmp_path, told, asked, gone, kept):
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)

@@ -118,7 +118,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
-                    "arrested|police|案件|立案|调查|取保候审|拘留|判刑|坐牢|"
+                    "arrested|police|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
+                    "案件|立案|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|"
                     "官司|起诉|律师|法院|打官司|被抓"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
@@ -126,10 +127,18 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                      "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|surgery|bypass|cardiac|rehab|discharged|biopsy|"
                      "hip replacement|knee replacement|operation|angioplasty|stent|hysterectomy|vasectomy|the snip|stoma|"
                      "bowel op|melanoma|hiv|psychiatric|prediabetic|pre-diabetic|hba1c|cholesterol|blood test|blood tests|"
-                     "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|surgeon|心脏|搭桥|胃出血|病房|"
+                     "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|surgeon|hospitalisation|"
+                     "hospitalization|hospitalised|hospitalized|心脏|搭桥|胃出血|病房|"
                      "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
     ("fertility", "health", "fertility|ivf|trying for a baby|trying to conceive|ttc|embryo|embryos|egg retrieval|"
-                            "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕"),
+                            "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕|要孩子|要个孩子|怀不上|精子"),
+    ("hospital stay", "health", "hospitalisation|hospitalization|hospitalised|hospitalized|inpatient|"
+                                "psychiatric unit|psychiatric ward|psychiatric hospital|psych ward|mental health unit|icu|intensive care|"
+                                "住院|出院|病房|重症监护"),
+    ("pregnancy", "health", "pregnant|pregnancy|expecting a baby|due date|antenatal|12 week scan|20 week scan|morning sickness|"
+                            "怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|孕吐"),
+    ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
+                            "aa meeting|aa meetings|detox|clean for|using again|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"

@@ -153,7 +153,7 @@ request to us."""
 _EN_CONTAINER = re.compile(
     r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*(?:of\s+(?=what\b))?"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
-    r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories|"
+    r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories|matters?|"
     r"(?:the )?(?:figures?|numbers?))\s+)?"
     r"(?:where\s+)?"
     r"(?:(?:i|that i|you know)(?:'ve|\s+have)?\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote|gave)"
@@ -180,7 +180,7 @@ _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|�
                       r"(?:你)?(?:先|就|能不能|可不可以|可以|帮我|给我)(?=别|不要|删|忘|去掉|清|$)|能不能|可不可以).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:[那这]一?大?段(?:话)?|的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸舅姑姨叔婶")

@@ -12,6 +12,7 @@ therapist"), but never only the person ("my mum's diagnosis" keeps her birthday)
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections.abc import Callable, Sequence
@@ -283,7 +284,8 @@ says they're behind on the house note"): it goes on about whom the sentence befo
 _GOES_ON = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b|^\W*(?:他|她|他们|她们)", re.IGNORECASE)
 
 
-_OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next)|birthday|works? (?:at|as|for|in)|lives? (?:in|at|with)|"
+_OWN_FACT = re.compile(r"\b(?:turn(?:s|ing|ed)? \d+|\d+ (?:years? old|today|next)|birthday|works? (?:at|as|for|in)|"
+                       r"working (?:at|as|for)|(?:role|job|post|position) as|lives? (?:in|at|with)|"
                        r"moved to|(?:starts?|started|starting) (?:at|uni|school|college|work|a new)|new job|got a job|"
                        r"married|engaged|pregnant|(?:been |got )?made (?:head|senior|chief|lead|deputy|a partner|partner|captain)|"
                        r"(?:got )?promoted)\b|岁|生日|上班|住在|结婚",
@@ -371,7 +373,7 @@ _SHIFT = re.compile(r"^\W*(?:also|anyway|anyways|btw|by the way|separately|unrel
                     r"changing the subject|on the bright side|oh and|other than that|moving on|for context|otherwise|"
                     r"on (?:the )?other (?:side|hand)|apart from that|aside from that|meanwhile|in (?:happier|better) news|"
                     r"on the plus side|funny (?:timing|thing)|(?:some |in )?(?:good|great|grand|big|happy|exciting|better) news|"
-                    r"对了|哦对|噢对|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说|不说这个了|不提了|言归正传|说回正事)",
+                    r"对了|哦对|噢对|另外|换个话题|说点别的|说点高兴的|顺便|还有个事|话说|不说这个了|不提了|言归正传|说回正事|说起来|说到这个|不过)",
                     re.IGNORECASE)
 """How a sentence turns to something else ("Also my cousin is getting married", "In other news…", "对了，我下个月…")."""
 _STORY_ROLE = re.compile(r"^\W*(?:(?:the|his|her|their|my|our)\s+)?(?:doctors?|gp|surgeon|consultant|specialist|nurses?|lawyer|solicitor|"
@@ -415,12 +417,14 @@ _NEW_TIME = re.compile(r"^\W*(?:(?:so|and|but|oh|also)\s+)?(?:yesterday|today|to
                        r"昨天|今天|今晚|明天|周末|上周|下周|这周|本周|上个?月|下个?月|前天|后天|大前天|最近|前几天|上礼拜|下礼拜)",
                        re.IGNORECASE)
 """A sentence that opens on a time of its own tells a new event ("周末带女儿去游乐园", "Yesterday I…")."""
-_AS_ME = re.compile(rf"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)\b|(?<![他她你])我(?!们?的?(?:{CN_RELATIVES}))|[俺咱]",
+_CN_SOMEONE_OF_MINE = (rf"{CN_RELATIVES}|室友|闺蜜|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|舅舅|舅妈|姑姑|姨|叔叔|婶婶|孩子|对象|"
+                       r"前任|前夫|前妻|公公|婆婆|岳父|岳母|师傅|徒弟|客户")
+_AS_ME = re.compile(rf"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)\b|(?<![他她你])我(?!们?的?(?:{_CN_SOMEONE_OF_MINE}))|[俺咱]",
                     re.IGNORECASE)
 """The user as who does or is something ("I", "we", 我): not "my friend", "told me", 我姐."""
 _HEDGE = re.compile(r"\bi (?:think|guess|reckon|mean|suppose|believe|heard|gather|hear)\b|我(?:觉得|感觉|猜|听说)", re.IGNORECASE)
 """"…sertraline I think": how sure the user is of someone else's story, not the user in it."""
-_ME_TOO = re.compile(r"\b(?:too|as well|ours|mine|myself)\b|我也|咱也", re.IGNORECASE)
+_ME_TOO = re.compile(r"\b(?:too|as well|ours|mine|myself)\b|我也|咱也|我自己", re.IGNORECASE)
 
 
 _CALENDAR_WORDS = frozenset("january february march april may june july august september october november december monday "
@@ -440,34 +444,73 @@ def _named_in(text: str) -> set[str]:
     return found | ({opening.group(0).strip().lower()} if opening else set())
 
 
-def carries_on(sentence: str, before: str) -> bool:
+def _turns(sentence: str, before: str) -> bool:
+    """A sentence after a story that turns from it: a shift word ("Also…", "For context, I work as…", 另外…), a question,
+    what a slot of its own holds or what someone is (a job, a birthday), someone the story did not name ("…my sister's
+    just landed a job"), or the user's own "too" ("I actually take sertraline too" after Ben's)."""
+    if _SHIFT.match(sentence) or re.search(r"[?？]\W*$", sentence) or _OWN_FACT.search(sentence):
+        return True
+    slot = slot_of(sentence)
+    if slot is not None and slot.kind != "relation" and slot != slot_of(before) and not _GOES_ON.match(sentence):
+        return True
+    return _opens_on_someone_new(sentence, before) or bool(_ME_TOO.search(sentence))
+
+
+_OPENS_ON_KIN = re.compile(rf"^\W*(?:(?:oh|and|but|so|plus|then|well|meanwhile)[\s,]+)*(?:(?:my|our)\s+(?:[\w-]+\s+)?)?"
+                           rf"(?P<who>{RELATIVES})\b|^\W*(?:哦|噢|而且|然后|还有)?\W*(?:我的?|我们的?)?"
+                           rf"(?P<cn>{CN_RELATIVES}|{_CN_NAMED.pattern})", re.IGNORECASE)
+
+
+def _opens_on_someone_new(sentence: str, before: str) -> bool:
+    """A sentence that opens on someone the story did not name ("Mum rang, she finally paid off her mortgage!", "My
+    sister's just landed a job", 我老婆最近升职了, "Megan lives in Brighton now"); not one that only mentions
+    someone on the way ("还没跟领导说", "I'm covering his shifts")."""
+    named_before = _named_in(before)
+    kin = _OPENS_ON_KIN.match(sentence)
+    if kin:
+        who = (kin["who"] or kin["cn"] or "").lower()
+        return not any(who in name for name in named_before)
+    if _SAID_OF_ANOTHER.match(sentence):  # "He's been amazing, my husband, so supportive."
+        return bool(_named_in(sentence) - named_before)
+    name = _OPENS_ON_A_NAME.match(sentence)
+    first = name.group(1).lower() if name else ""
+    return bool(first) and first not in _NOT_NAMES and first not in " ".join(named_before)
+
+
+_OPENS_ON_A_NAME = re.compile(r"^\W*((?-i:[A-Z])[a-z]{2,})\s+(?:is|was|has|had|lives|works|moved|got|rang|called|texted|"
+                              r"said|says|just|finally|and\s+(?-i:[A-Z]))\b", re.IGNORECASE)
+"""A sentence that opens on someone's name and what they do ("Megan lives in Brighton now", "Gary rang") — not on a
+thing ("Final pay is two weeks' wages")."""
+
+
+_NOT_NAMES = frozenset("she he they it we you there here what who everything everyone nobody nothing someone "
+                       "something life work home today tomorrow yesterday".split())
+"""Capitalised first words that name nobody ("She has to go to court")."""
+
+
+def carries_on(sentence: str, before: str, back: bool | None = None) -> bool:
     """A sentence right after one that tells a story, telling more of it in other words: "I've been made redundant. Last
     day's the end of the month…", "…custody dispute. The hearing is scheduled for November 8.", "…酒驾被查了。单位那边请了
-    年假糊弄过去。". Not one that turns ("Also…", "For context, I work as…", 另外…), asks, states what a slot of its own
-    holds or what someone is (a job, a birthday), names someone the story did not ("…my sister's just landed a job"), or
-    speaks as the user after a story about someone else, unless it speaks of them again ("I took leave to be with her")."""
-    if _SHIFT.match(sentence) or re.search(r"[?？]\W*$", sentence) or _OWN_FACT.search(sentence):
-        return False
-    slot = slot_of(sentence)
-    if slot is not None and slot != slot_of(before):
-        return False
-    if _named_in(sentence) - _named_in(before):
-        return False
-    if _ME_TOO.search(sentence) or _NEW_TIME.match(sentence):
-        return False  # "I actually take sertraline too" after Ben's; "周末去西湖边citywalk", "Yesterday I…"
+    年假糊弄过去。" — unless it turns (`_turns`) or opens on a time of its own. Someone else's story goes on only where it
+    speaks of them again (`back`: by default, this sentence does), at no time of its own: "Finally quit smoking" and
+    "Pizza at her place tonight" after Anna's driving test are the user's news; "I took leave to be with her" goes on."""
+    if _turns(sentence, before) or _NEW_TIME.match(sentence):
+        return False  # "周末去西湖边citywalk", "Yesterday I…"
     if _AS_ME.search(_HEDGE.sub(" ", before)):
         return True  # the user's own story goes on in the user's words ("I am on ART and my viral load…")
-    # someone else's story goes on only where it speaks of them again, at no time of its own: "Finally quit smoking"
-    # and "Pizza at her place tonight" after Anna's driving test are the user's news
-    return bool(_BACK_TO_THEM.search(sentence)) and first_time(sentence, 0.0) is None
+    back = bool(_BACK_TO_THEM.search(sentence)) if back is None else back
+    return back and first_time(sentence, 0.0) is None
 
 
 def carries_on_next(message: str, before: str, said_at: float) -> bool:
-    """The next message goes on with a story told at the end of the one before (`carries_on` for its first sentence),
-    unless it opens on news with a date of its own ("五一放假他回来，5月1号到家" after 儿子挂科; "wedding moved up to
-    december 12"): a new event, whoever it is about."""
-    first = told_units(message)[:1]
-    return bool(first) and carries_on(first[0], before) and first_time(first[0], said_at) is None
+    """The next message goes on with a story told at the end of the one before (`carries_on` for its first sentence,
+    speaking of them again anywhere before it turns: "还没跟领导说，怕影响评优。让我先帮她保密。"), unless it opens on news
+    with a date of its own ("五一放假他回来，5月1号到家" after 儿子挂科; "wedding moved up to december 12")."""
+    units = told_units(message)
+    if not units or first_time(units[0], said_at) is not None:
+        return False
+    told = [units[0], *itertools.takewhile(lambda unit: not _turns(unit, before), units[1:])]
+    return carries_on(units[0], before, back=any(_BACK_TO_THEM.search(unit) for unit in told))
 
 
 def goes_on(sentence: str) -> bool:
@@ -728,6 +771,20 @@ class TopicMatcher:
                 and _FIRST_PERSON.search(m.content) and not _NAMED_FIRST.match(m.content)
                 and not _OPENS_ON_SOMEONE.match(m.content)}  # "My mum has rheumatoid arthritis" is hers
 
+    def _spelled_out(self, topic: str) -> set[int]:
+        """A topic that names a thing by its initials ("the PIP thing", "my DUI") finds where it was said in full
+        ("put me on a performance improvement plan", "driving under the influence"): words whose initials spell it,
+        small words between them aside."""
+        found: set[int] = set()
+        for acronym in re.findall(r"\b[A-Z]{3,5}\b", topic):
+            spelled = re.compile(r"\b" + r"(?:\s+(?:of|the|and|for|in|on|to|a))*\s+".join(
+                rf"{letter}[a-z]{{3,}}" for letter in acronym.lower()) + r"\b", re.IGNORECASE)
+            for memory in self.memories.list_items(statuses=("active", "pending", "superseded"), episodes=True,
+                                                   limit=20_000):
+                if spelled.search(memory.content):
+                    found.add(memory.id)
+        return found
+
     def _lowercase_names(self, parts: list[str], things: list[str]) -> list[str]:
         """The parts of a topic typed without capitals that are someone's name, when the topic also says what
         happened ("isla and money"): one word that names no concept and stands as someone where it was said
@@ -903,6 +960,7 @@ class TopicMatcher:
                         found.add(memory.id)
                 found |= self._cn_story(core)
         found |= self._own_story(topic)
+        found |= self._spelled_out(topic)
         if part := body_part(topic):  # "my kidney": what a doctor's word for it said ("nephrolithiasis")
             for root in _BODY_ROOTS[part]:
                 found |= {m.id for m in self.memories.containing(root) if _in_doctors_words(part, m.content)}
