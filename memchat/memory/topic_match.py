@@ -431,7 +431,7 @@ _CALENDAR_WORDS = frozenset("january february march april may june july august s
                             "tuesday wednesday thursday friday saturday sunday christmas easter".split())
 
 
-_CN_NAMED = re.compile(r"(?:老|小)[\u4e00-\u9fff](?<![老小][家时区孩心说事是年师板公婆人])|[\u4e00-\u9fff]{1,2}(?:姐|哥|总)(?<![我你他她大表堂])")
+_CN_NAMED = re.compile(r"(?:老|小)[\u4e00-\u9fff](?<![老小][家时区孩心说事是年师板公婆人])|[\u4e00-\u9fff](?<![我你他她大表堂和跟与同])(?:姐|哥|总)")
 """Someone called by name in Chinese: 老周, 小雨, 王姐, 李总 (not 老家, 小时, 老师, 老公, 我姐)."""
 
 
@@ -995,7 +995,7 @@ class TopicMatcher:
                     found.add(memory.id)
         someone = bool(people or concepts_in(topic) & PEOPLE_CONCEPTS)
         told = self._told_next(found, topic, someone)
-        for _ in range(2):  # a story told over three or four messages ("表哥赌博输了二十多万" / "把车都抵押了" / …)
+        for _ in range(2):  # a story told over three or four messages ("同事小林怀孕了" / "还没跟领导说…帮她保密" / …)
             found |= told
             told = self._told_next(told, topic, someone)
         found |= told
