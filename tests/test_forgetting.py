@@ -1321,3 +1321,47 @@ def test_a_topic_in_other_words_finds_what_was_said(tmp_path, told, asked, gone,
 ])
 def test_a_story_goes_on_where_the_next_message_speaks_of_them(tmp_path, told, asked, gone, kept):
     _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("Forget the first one, please.", (0, 1)), ("can you drop the second story I told you", (1, 1)),
+    ("Please forget the last two things I told you.", (-2, 2)), ("Forget the matter I raised first, it's private.", (0, 1)),
+    ("第一个你忘了吧，第二个可以记", (0, 1)), ("把后面那个忘了", (-1, 1)),
+])
+def test_a_request_can_name_what_was_just_told_by_its_order(text, told):
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(text) == ForgetRequest("", told=told)
+
+
+@pytest.mark.parametrize("text", ["forget the first aid course", "Forget the last of the wine, it's off."])
+def test_first_and_last_in_a_topic_are_no_order(text):
+    from memchat.memory.forget_requests import forget_request
+    assert forget_request(text).told is None
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    (["Two things. First, my brother Nuno got arrested at the weekend.", "Second, I've booked flights to Lisbon for May."],
+     "Forget the first one, please.", ["arrested"], ["Lisbon"]),
+    (["I'm repainting the hallway.", "My neighbour's son got expelled.", "And my aunt's been told she needs a new hip."],
+     "Forget the last two things I told you.", ["expelled", "new hip"], ["hallway"]),
+    (["我表哥网贷欠了二十万。", "我同学下个月结婚。"], "第一个你忘了吧，第二个可以记", ["网贷"], ["结婚"]),
+])
+def test_the_things_just_told_go_by_their_order(tmp_path, told, asked, gone, kept):
+    _assert_a_chat_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("told", "asked", "gone", "kept"), [
+    # a story named by the kind of trouble it is
+    (["I got a final written warning at work for missing shifts.", "I'm learning the ukulele."],
+     "please forget the disciplinary stuff", ["written warning"], ["ukulele"]),
+    (["My work permit expired and I'm technically out of status now.", "I'm learning the ukulele."],
+     "don't keep anything about my visa situation", ["out of status"], ["ukulele"]),
+    (["我做生意欠了供应商三十万，还借了高利贷。", "我在学尤克里里。"], "欠钱那些你帮我清掉", ["高利贷"], ["尤克里里"]),
+    (["Cardiologist says I've got atrial fibrillation.", "I'm learning the ukulele."],
+     "do us a favour and forget the thing with my ticker", ["fibrillation"], ["ukulele"]),
+    # a sentence that turns after a comma keeps what it turns to
+    (["I'm three months behind on my council tax, but on a brighter note I've joined a running club."],
+     "forget the council tax arrears", ["three months behind"], ["running club"]),
+])
+def test_a_story_named_by_its_kind_of_trouble(tmp_path, told, asked, gone, kept):
+    _assert_forgets(tmp_path, told, asked, gone, kept)

@@ -105,6 +105,11 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                     "insolvency|borrow|borrows|borrowed|borrowing|lend|lends|lending|bills|ctc|lpa|lakh|lakhs|crore|crores|"
                     "take-home|take home pay|net pay|gross pay|per annum|工资|收入|薪水|年薪|月薪|薪资|欠钱|借钱|欠了|欠款|欠债|"
                     "外债|借款|借给|还钱|周转|贷款|房贷|存款|破产"),
+    ("debt", "money", "debt|debts|in debt|arrears|fallen behind on|behind on my|overdue|loan shark|loan sharks|payday loan|"
+                      "debt collector|debt collectors|bailiffs|credit card debt|maxed out|欠钱|欠债|欠款|外债|高利贷|网贷|套现|"
+                      "催收|拆东墙补西墙"),
+    ("immigration", None, "visa|visas|h-1b|h1b|green card|work permit|residence permit|out of status|deportation|deported|"
+                          "asylum|immigration|overstay|overstayed|undocumented|签证|绿卡|移民|居留|工签|黑户"),
     ("marriage", None, "marriage|marriages|marital|married life|婚姻"),
     ("separation", "marriage", "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
                          "broke up|breaking up|break-up|breakup|called it quits|an affair|the affair|his affair|her affair|cheating on him|"
@@ -112,6 +117,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                          "couples counselling|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
     ("quarrel", None, "argument|arguments|arguing|argued|falling out|fell out|row with|rowing|吵架|吵起来|吵了一架|冷战|"
                       "闹矛盾|闹别扭"),
+    ("work trouble", "work", "disciplinary|written warning|final warning|formal warning|gross misconduct|misconduct|"
+                             "performance improvement plan|suspended from work|suspended from the|suspended without pay|"
+                             "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分"),
     ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
                        "restructure|restructured|restructuring|cut roles|job cuts|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗"),
@@ -139,6 +147,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                             "怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|孕吐"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
                             "aa meeting|aa meetings|detox|clean for|using again|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸"),
+    ("heart", "health", "heart condition|heart problem|heart problems|heart surgery|heart failure|heart murmur|ticker|cardiac|cardiologist|atrial fibrillation|afib|a-fib|arrhythmia|palpitations|"
+                        "heart attack|bypass|angioplasty|stent|ablation|pacemaker|心脏|心律不齐|房颤|早搏|搭桥|支架"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
     ("hay fever", "health", "hay fever|hayfever|pollen|sneeze|sneezing|seasonal allergies|花粉|鼻炎"),
     ("digestion", "health", "digest|digestion|intolerant|intolerance|stomach|ibs|coeliac|celiac|crohn's|reflux|"

@@ -18,17 +18,18 @@ from memchat.memory.slots import slot_of
 from memchat.memory.terms import has_cjk, query_terms
 
 _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
-           r"listen|anyway|anyways|well|ugh|"
+           r"listen|anyway|anyways|well|ugh|mate|bro|dude|babe|hun|eh|"
            r"one more thing|on second thoughts?|on reflection|in hindsight|come to think of it|thinking about it|"
            r"having thought about it|hey assistant|i (?:wanted|meant|was going|was meaning) to ask(?: you)?|"
            r"can i ask(?: you)?(?: (?:something|a favou?r))?|(?:one )?(?:small |quick )?favou?r(?: to ask)?|"
            r"quick question|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
-_FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do me an? "
+_FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do (?:me|us) an? "
            r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?")
 """A favour asked before a request ("Be a dear and forget…"): only before "forget", or an erasing verb whose object
 is something said ("…and scrap that stuff about my overdraft"), never "Be a love and clear the table"."""
-_PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?"
+_PLEASE = (r"(?:(?:just|please|pls|plz|kindly)\s+)?(?:(?:can|could|would|will)\s+(?:you\s+|u\s+)?(?:please\s+|pls\s+)?"
+           r"(?:help\s+(?:me\s+)?(?:to\s+)?(?=forget))?)?"
            r"(?:(?:you can|you may|feel free to|go ahead and)\s+(?=forget|delete|erase|remove|wipe))?(?:please\s+|pls\s+)?"
            r"(?:do\s+(?=forget|delete|erase|remove|wipe|scrap|drop))?")  # "please do forget…"
 _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|record|recording|note down|noting down|"
@@ -51,7 +52,7 @@ _SAID_BY_ME = (r"\s+(?:what|everything|anything|all(?: of what)?|whatever|(?:the
 about Marco" — not "disregard my husband, he's joking" or "ignore the typos"."""
 _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|(?<=please )not|(?<=pls )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
         r"you don'?t have to|you needn'?t)")
-_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|stop remembering|"
+_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|expunge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
          rf"(?:discard|scrub|strike|get rid of|throw away|throw out|lose|bin|ditch){_WHAT_WAS_SAID}|"
          rf"(?:ignore|disregard)(?={_SAID_BY_ME})|"
@@ -106,7 +107,7 @@ _CN_PLAIN = r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉)
 """Verbs that also report what the user did ("钥匙又忘了", "照片我都删了"): a request only when said to us."""
 _CN_VERB = (rf"(?:{_CN_PLAIN}|(?:别|不要)(?:给我|帮我)(?:再)?(?:记着|记住|记得|记录|记|存|留着)|(?:别|不要|不用)(?:再|也)(?:记着|记住|记得|记录|记)|"
             r"(?:别|不要|不用|不必)(?:再|也)?(?:留着|保留)|别记着|别记住|别记了|别记录|别记|不要记得|不要记住|"
-            r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|"
+            r"不要记录|不要记|不用记(?!得那么|得这么)|不必记|没必要记(?!得那么|得这么)|用不着记|无需记|(?:别|不要)留(?:记录|底|档)|"
             r"(?:别|不要)(?:保)?存(?=我的|我们的|这(?:个|件|条|些)|那(?:个|件|条|些)|下来|起来)|(?<=你)(?:别|不要)(?:保)?存了?|别留着|"
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见|(?:就)?当(?:我|作)?没(?:说过|提过|讲过|说|提)|当没这回事)")
 _CN_ALL = r"(?:全部|全都|所有的?|一切|统统|通通|全|都)"
@@ -154,6 +155,7 @@ _EN_CONTAINER = re.compile(
     r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*(?:of\s+(?=what\b))?"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
     r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories|matters?|"
+    r"references?(?: to)?|"
     r"(?:the )?(?:figures?|numbers?))\s+)?"
     r"(?:where\s+)?"
     r"(?:(?:i|that i|you know)(?:'ve|\s+have)?\s+(?:ever\s+|even\s+)?(?:told|said|mentioned|shared|said to|told u|told you|talked|spoke|wrote|gave)"
@@ -231,6 +233,10 @@ class ForgetRequest:
     女儿那个事): their story, not who they are."""
     last_time: bool = False
     """The topic as told the last time it came up ("that stuff about Mia from last time", 上次说的): that chat's."""
+    told: tuple[int, int] | None = None
+    """Which of the things just told in this chat, by their order: (start, count) over its messages, start counted
+    from the end when negative ("the first one" (0, 1), "the second story" (1, 1), "the last two things" (-2, 2),
+    后面那个 (-1, 1))."""
 
 
 _EN = [re.compile(p, re.IGNORECASE) for p in EN_REQUESTS]
@@ -301,7 +307,7 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
                     topic = ""
                 if re.fullmatch(r"[住着了录得吧啊哈啦呀哦]+|就算了?", topic):  # what is left of "别记住了哈": no topic
                     continue
-                if latest or len(topic) >= 2 and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
+                if latest or (len(topic) >= 2 or concepts_in(topic)) and not re.fullmatch(r"(?:吧|了|它|这个|那个|这些)", topic):
                     return ForgetRequest(topic, latest)
     return None
 
@@ -463,10 +469,37 @@ def _whose(topic: str, text: str) -> str:
     return _THEIRS.sub(f"{who}'s ", topic, count=1)
 
 
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "former": 0, "last": -1, "latter": -1, "final": -1}
+_COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+_TOLD_THINGS = r"(?:one|ones|thing|things|story|stories|bit|part|fight|message|messages|matter|point|issue|item|topic)"
+_EN_BY_ORDER = re.compile(
+    rf"^(?:the\s+)?(?:(?P<ord>first|second|third|last|latter|former|final)(?:\s+(?P<n>two|three|2|3))?\s+{_TOLD_THINGS}\b"
+    rf"|(?:{_TOLD_THINGS}\s+(?:that\s+)?)?i\s+(?:raised|mentioned|said|told you|brought up)\s+(?P<ord2>first|last))"
+    r"(?:\s+(?:that\s+)?i\s+(?:mentioned|said|told you|raised|brought up|shared))?\s*(?:[,.;:!?—–-]|$)", re.IGNORECASE)
+"""A topic that is which of the things just told: "the first one", "the second story I told you", "the last two things
+I told you", "the matter I raised first"."""
+_CN_BY_ORDER = re.compile(r"^(?:把)?(?:(?P<ord>第一|第二|第三|前面|后面|最后|前一|后一)(?:个|件|条|段)?(?:那个|那件|那条|那段)?(?:事)?)$")
+_CN_ORDINALS = {"第一": 0, "第二": 1, "第三": 2, "前面": 0, "前一": 0, "后面": -1, "后一": -1, "最后": -1}
+
+
+def _by_order(topic: str) -> tuple[int, int] | None:
+    """Which of the things just told a request's topic names by their order, if it does."""
+    english = _EN_BY_ORDER.match(topic.strip())
+    if english:
+        which = (english["ord"] or english["ord2"]).lower()
+        count = _COUNTS.get((english["n"] or "").lower(), 1)
+        start = _ORDINALS[which]
+        return (start - count + 1, count) if start < 0 else (start, count)
+    chinese = _CN_BY_ORDER.match(topic.strip())
+    return (_CN_ORDINALS[chinese["ord"]], 1) if chinese else None
+
+
 def forget_request(text: str) -> ForgetRequest | None:
     """A request to forget (see `_request`); `story` when it asks for a vague thing about a person."""
     text = _standard_speech(text)
     request = _request(text)
+    if request is not None and request.topic and (told := _by_order(request.topic)) is not None:
+        return ForgetRequest("", told=told)
     if request is not None and request.topic:
         request = replace(request, topic=_whose(request.topic, text),
                           last_time=not request.latest and bool(_LAST_TIME.search(text)))

@@ -31,6 +31,11 @@ _FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confi
 _COLUMNS = ", ".join(_FIELDS)  # what a Memory holds: not the index terms, which only FTS reads
 
 
+def _message_key(memory: Memory) -> tuple[object, ...]:
+    """Which message a row came from: its message id, or when it has none the moment it was stored."""
+    return (memory.source_message,) if memory.source_message is not None else ("at", memory.created_at)
+
+
 def _memory(row: Row) -> Memory:
     values = {name: row[name] for name in _FIELDS}
     values["pinned"] = bool(values["pinned"])
@@ -212,6 +217,29 @@ class MemoryStore:
             rows = self.db.rows("SELECT * FROM memories WHERE status IN ('active', 'pending') AND created_at = "
                                 "(SELECT MAX(created_at) FROM memories WHERE status IN ('active', 'pending'))")
         return [_memory(r) for r in rows]
+
+    def told_in_chat(self, session_id: int, until: float, told: tuple[int, int], gap: float = 1800,
+                     most: int = 8) -> list[Memory]:
+        """What "forget the first one" or "the last two things I told you" means: the active and pending rows of the
+        chat's messages told last before `until`, in one run (each within `gap` seconds of the one before it, at most
+        `most` messages), in the order they were told, and of them the `told` (start, count) — start counted from the
+        end when negative. The run is read from when the messages were said, not from the clock."""
+        rows = [_memory(r) for r in self.db.rows(
+            "SELECT * FROM memories WHERE status IN ('active', 'pending') AND source_session = ? AND created_at <= ? "
+            "ORDER BY created_at, id", (session_id, until))]
+        said: dict[tuple[object, ...], float] = {}
+        for memory in rows:
+            said.setdefault(_message_key(memory), memory.created_at)
+        messages = list(said)
+        run = messages[-1:]
+        for key in reversed(messages[:-1]):
+            if len(run) >= most or said[run[0]] - said[key] > gap:
+                break
+            run.insert(0, key)
+        start, count = told
+        start = len(run) + start if start < 0 else start
+        chosen = set(run[start:start + count]) if 0 <= start < len(run) else set()
+        return [m for m in rows if _message_key(m) in chosen]
 
     def stored_by(self, message_ids: Sequence[int]) -> dict[int, list[tuple[int, str, str]]]:
         """What each of these messages stored, as (id, status, content) rows: compared before and after a forget

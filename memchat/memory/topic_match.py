@@ -368,7 +368,7 @@ _PLACE = re.compile(r"\b(?:to|in|at|from|near)\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-
 _OPENS_ON_SOMEONE = re.compile(rf"^\W*(?:(?:my|our|the user's)\s+(?:[\w-]+\s+)?(?:{RELATIVES})\b|(?:我|我们|用户)的?(?:{CN_RELATIVES}))",
                                re.IGNORECASE)
 """A statement that opens on someone of the user's ("My mum has rheumatoid arthritis", 我老婆…): theirs."""
-_SHIFT = re.compile(r"^\W*(?:also|anyway|anyways|btw|by the way|separately|unrelated|totally separate|on another (?:note|matter)|"
+_SHIFT = re.compile(r"^\W*(?:(?:but|and|though)\s+)?(?:also|anyway|anyways|btw|by the way|separately|unrelated|totally separate|on another (?:note|matter)|"
                     r"on an? (?:different|happier|lighter|separate|brighter|other) note|in other news|other news|speaking of|"
                     r"changing the subject|on the bright side|oh and|other than that|moving on|for context|otherwise|"
                     r"on (?:the )?other (?:side|hand)|apart from that|aside from that|meanwhile|in (?:happier|better) news|"
@@ -537,9 +537,16 @@ def _told_in(content: str) -> list[tuple[str, bool, bool]]:
     for sentence in split_sentences(content):
         spaced = (bool(_SPACED.search(sentence)) and not re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", sentence)
                   and not re.search(r"[，、；,;]", sentence))  # "我老公 张伟 在赌博，…": spaces between words, not stops
-        chunks = sentence.split() if spaced else [sentence]
+        chunks = sentence.split() if spaced else [c for c in _TURN_IN_SENTENCE.split(sentence) if c.strip()]
         units += [(unit, spaced, n == 0) for n, unit in enumerate(chunks)]
     return units
+
+
+_TURN_IN_SENTENCE = re.compile(r"(?<=[,;，；])\s*(?=(?:but|and|though)?\s*(?:on an? (?:brighter|happier|lighter|better|"
+                               r"separate|different|other) note|(?:the |some )?good news|in other news|separately|"
+                               r"不过好消息|好消息是|另外|对了|顺便))", re.IGNORECASE)
+"""Where a sentence turns to something else after a comma ("…reminder letter, but on a brighter note I've started
+parkrun", "…报销发票有问题，不过好消息是…"): two things told, each a unit of its own."""
 
 
 def told_units(content: str) -> list[str]:

@@ -39,7 +39,7 @@ from memchat.memory.distill import (
 from memchat.memory.endings import DYING, LIVING, object_terms, retired_terms
 from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
 from memchat.memory.extract import label_with_model
-from memchat.memory.forget_requests import besides_forget, names_only_people
+from memchat.memory.forget_requests import ForgetRequest, besides_forget, names_only_people
 from memchat.memory.items import MemoryStore
 from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates, same_named_person
@@ -287,7 +287,8 @@ class MemoryWriter:
             text = besides_forget(text, topic)
             if not text:
                 with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
-                    return (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time)
+                    return (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time,
+                                        told=self.told_by_order(request, session_id, now))
                             if claim is None or claim() else []), []
         elif is_chit_chat(text):
             with self.memories.db.transaction():
@@ -299,7 +300,8 @@ class MemoryWriter:
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
-            outcomes = (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time) if request else []) + outcomes
+            outcomes = (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time,
+                                    told=self.told_by_order(request, session_id, now)) if request else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -573,18 +575,25 @@ class MemoryWriter:
         return None
 
     # ---- forgetting on request ----------------------------------------------
+    def told_by_order(self, request: ForgetRequest, session_id: int | None, now: float) -> list[Memory] | None:
+        """What a request that names things just told by their order ("forget the first one") names, in this chat."""
+        if request.told is None or session_id is None:
+            return None
+        return self.memories.told_in_chat(session_id, now, request.told)
+
     def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
-               story: bool = False, last_time: bool = False) -> list[WriteOutcome]:
+               story: bool = False, last_time: bool = False, told: list[Memory] | None = None) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
         `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
         with no topic, what the user's previous message (`previous`, its id, when known) stored ("forget what I
         just said"). `story`: the topic is a person and the request a vague thing about them ("that thing about
         my daughter"): what happened to them goes; what says only who they are (`states_who`) stays, unless nothing
-        else matched: then all of it goes. `last_time`: as told in the latest chat that told it ("…from last time")."""
+        else matched: then all of it goes. `last_time`: as told in the latest chat that told it ("…from last time").
+        `told`: what a request naming things just told by their order found ("forget the first one"), instead."""
         outcomes = []
-        label = topic or "the last thing you said"
+        label = topic or ("what you told first or last" if told is not None else "the last thing you said")
         with self.memories.prepared([topic] if topic else []):
-            found = self.topics.matching(topic) if topic else self.memories.latest_said(previous)
+            found = told if told is not None else self.topics.matching(topic) if topic else self.memories.latest_said(previous)
             if latest and found:  # "what I just said about my brother": the newest message, or with a topic the story
                 newest = max(found, key=lambda m: m.created_at)  # told in that chat ("删掉我刚才说的我弟那些事")
                 found = [m for m in found if m.created_at == newest.created_at

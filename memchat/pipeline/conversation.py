@@ -309,7 +309,9 @@ class Conversation:
         said = [m.id for m in self.services.sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
         stored_before = self.services.memories.stored_by(said) if topic else {}
         outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
-                                               story=request.story, last_time=request.last_time)
+                                               story=request.story, last_time=request.last_time,
+                                               told=self.services.writer.told_by_order(request, self.session.id,
+                                                                                      message.created_at))
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
@@ -323,7 +325,7 @@ class Conversation:
         # not everything about him)
         deleted = sorted({o.memory_id for o in outcomes if o.action == "deleted" and o.memory_id})
         db = f"--db {shlex.quote(str(self.services.settings.db_path))}"  # this file, whatever the default is
-        if request.latest and deleted:
+        if (request.latest or request.told is not None) and deleted:
             # nor is what went read again with the window: the model would repeat it
             said = {m.source_message for m in self.services.memories.many(deleted).values() if m.source_message}
             window = {m.id for m in sessions.window(self.session.id)}
