@@ -45,6 +45,29 @@ def _whole_or_nothing(db: Path) -> bool:
     return set(stored) == {s for s, _ in logged} and all(stored[s] == n for s, n in logged)
 
 
+def _imported(db: Path) -> int:
+    """Conversations committed so far; 0 while the file or its schema does not exist yet."""
+    try:
+        return _read(db, "SELECT COUNT(*) FROM imported_conversations")[0][0]
+    except (apsw.Error, OSError):
+        return 0
+
+
+def _kill_once_it_moves(process: subprocess.Popen, db: Path, rng: random.Random) -> bool:
+    """Kill the import a moment after it commits a new conversation, so the kill lands mid-import however
+    fast this machine imports. False when the process finished first."""
+    start = _imported(db)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and _imported(db) <= start and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(rng.uniform(0.0, 0.4))
+    if process.poll() is not None:
+        return False
+    process.kill()
+    process.wait()
+    return True
+
+
 def test_kill_minus_9_mid_chatgpt_import_then_rerun_loses_nothing_and_duplicates_nothing(tmp_path, real_model_paths):
     db = tmp_path / "shared.db"
     export = make_export(CONVERSATIONS, 10, seed=11)
@@ -58,11 +81,8 @@ def test_kill_minus_9_mid_chatgpt_import_then_rerun_loses_nothing_and_duplicates
     for _ in range(5):
         before = _committed(db)
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(1.5, 4.0))
-        if process.poll() is not None:
+        if not _kill_once_it_moves(process, db, rng):
             break  # finished before the kill: nothing left to interrupt
-        process.kill()
-        process.wait()
         kills += 1
         if not db.exists():
             continue
