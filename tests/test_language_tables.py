@@ -28,6 +28,14 @@ def test_every_slot_example_is_recognised_as_its_slot(slot, example):
     assert slot_of(example).name == slot
 
 
+@pytest.mark.parametrize("text", ["I'm a big fan of the vet down the road.", "I'm a friend of the nurse who lives there.",
+                                  "I'm in it for the long haul.", "I'm in love with this song.",
+                                  "Valentina put me in charge of the Antofagasta route."])
+def test_liking_someone_with_a_job_or_being_in_something_is_no_job(text):
+    slot = slot_of(text)
+    assert slot is None or slot.name != "job"
+
+
 @pytest.mark.parametrize("text", ["The book club moved to Thursdays at the Crown.",
                                   "My appointment got moved to Friday in Leeds.",
                                   "Choir practice has moved to the church hall in Didsbury."])

@@ -293,10 +293,20 @@ def test_a_hedged_life_change_and_a_plain_skill_are_kept(tmp_path, text, kept):
     ("Sam and I live in Leeds.", "Sam and the user live in Leeds."),
     ("本人在深圳做程序员。", "用户在深圳做程序员。"),
     ("Born in Leeds in 1985.", "The user was born in Leeds in 1985."),
+    ("I freelance as a graphic designer.", "The user freelances as a graphic designer."),
+    ("I'm employed by the county council as a planning officer.",
+     "The user is employed by the county council as a planning officer."),
+    ("I'm in insurance, mostly claims.", "The user is in insurance, mostly claims."),
+    ("im a junior UX researcher at Kwartel, its a fintech startup", "The user is a junior UX researcher at Kwartel, it's a fintech startup."),
+    ("I've worked at the same call centre for six years.", "The user has worked at the same call centre for six years."),
+    ("A lad at work called Ryan invited me to his wedding.", "A lad at work called Ryan invited the user to his wedding."),
+    ("还有点痛风，海鲜啤酒都得少碰。", "还有点痛风，海鲜啤酒都得少碰。"),
 ])
 def test_a_fact_said_the_way_chat_says_it_is_kept_as_a_sentence(tmp_path, text, stored):
     """Chat drops "I'm" ("Runner here", "Fluent in Polish"), opens with a label ("Work-wise"), puts "me" first
-    ("Me and my wife…") and calls itself 本人: each still a fact about the user, kept in one readable sentence."""
+    ("Me and my wife…") and calls itself 本人: each still a fact about the user, kept in one readable sentence. Work is
+    said in many ways (a field, a freelance trade, a title of several words); 还有点… is "still has a bit of", not
+    the opener 还有 ("also")."""
     services = fake_services(tmp_path)
     process(services, text, now=1000.0)
     assert stored in [m.content for m in services.memories.list_items()]

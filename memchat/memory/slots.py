@@ -66,6 +66,16 @@ _LANGUAGES = r"english|french|spanish|german|italian|portuguese|dutch|russian|ka
              r"chinese|mandarin|cantonese|arabic|hindi|gaelic|irish|welsh|polish|swedish|norwegian|danish|finnish|" \
              r"greek|hebrew|vietnamese|thai|indonesian|swahili|twi|yoruba|latin|czech|hungarian|ukrainian"
 
+_NOT_MODIFIERS = r"of|the|for|to|with|and|at|in|on|my|your|his|her|their|our|like|from|fan|friend|mate|big|huge"
+"""Words that do not make a job title longer ("a fan of the vet" is no vet; "a junior UX researcher" is)."""
+
+_WORK_AREAS = (r"accounts|accounting|payroll|bookkeeping|books|admin|marketing|hr|human resources|pr|social media|logistics|"
+               r"recruitment|recruiting|sales|procurement|compliance|tech support|it support|customer service|"
+               r"customer support|finance|retail|tech|insurance|construction|hospitality|healthcare|education|banking|"
+               r"advertising|publishing|real estate|property|consulting|consultancy|software|pharma|manufacturing|"
+               r"aviation|catering|journalism|telecoms|engineering|research|social care|fundraising|events|security")
+"""What people say they work in or do for someone ("I'm in insurance", "I do the payroll for a care home")."""
+
 JOB_TITLES = (
     r"vet|nurse|teacher|engineer|developer|doctor|designer|lawyer|accountant|architect|chef|student|"
     r"researcher|pharmacist|artist|programmer|manager|consultant|mechanic|electrician|driver|writer|"
@@ -173,18 +183,24 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b",
              r"\b(?:started|start|stopped|quit|began|back to|went back to|gone back to) (?:eating|having) (?:meat|fish|"
              r"chicken|pork|beef|lamb|dairy|eggs|seafood|red meat|sugar|carbs|gluten|bread)\b"),
-         zh=(r"吃素", r"素食", r"不吃", r"忌口", r"不能吃", r"不喝"),
+         zh=(r"吃素", r"素食", r"不吃", r"忌口", r"不能吃", r"不喝", r"饮食", r"吃得?清淡", r"离不(?:得|开)辣", r"顿顿.{0,3}(?:辣|肉)",
+             r"(?:辣椒|辣|肉|糖|甜食|油腻|海鲜|白酒|啤酒)(?:基本|都|也|早就)?戒了", r"戒(?:辣|糖|肉|甜食|油腻|海鲜)"),
          asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
-         examples=("I'm vegetarian, so no meat for me.", "我不吃香菜。"),
+         examples=("I'm vegetarian, so no meat for me.", "我不吃香菜。", "现在饮食改清淡了，辣椒基本戒了。", "我这个人顿顿离不得辣。"),
          question="What do I eat or avoid eating?"),
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
              r"cholesterol|physio(?:therapy)?|prescri\w*|medication|tablets|inhaler|injur\w*|(?:back|knee|hip) (?:pain|problem)s?|"
              r"(?<!at )(?<!by )(?<!the )heart(?! of\b| set\b|'s in\b|'s set\b)|thyroid|anxiety|depression|pregnan\w*|surgery on my|vitamin \w+|iron|doc(?:tor)? (?:says|said|found|told)|gp (?:says|said)|"
-             r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia|sober|in recovery)\b",),
-         zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"色盲", r"失眠", r"哮喘", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术"),
+             r"colou?r ?blind|deaf|dyslexi\w*|adhd|autis\w*|epilep\w*|eczema|insomnia|sober|in recovery|gout|ulcers?|"
+             r"an(?:a)?emi[ac]|ibs|crohn'?s|psoriasis|hypertension|kidney stones?|sciatica|tinnitus|hay ?fever|cancer|chemo\w*|"
+             r"tumou?r|ptsd|ocd|bipolar|endometriosis|pcos|lupus|fibromyalgia|long covid|sleep apnoea|sleep apnea|"
+             r"high cholesterol|(?:a |my )?bad (?:back|knee|hip|shoulder))\b",),
+         zh=(r"血压", r"血糖", r"糖尿病", r"医生(?:说|让)", r"诊断", r"确诊", r"腰椎", r"色盲", r"失眠", r"哮喘", r"腰(?:间盘|疼|不好)", r"毛病", r"吃药", r"心脏", r"手术",
+             r"痛风|胃病|胃炎|胃溃疡|贫血|颈椎|关节炎|抑郁|焦虑症|偏头痛|鼻炎|乙肝|甲亢|甲减|湿疹|结石|脂肪肝|高血脂|三高|癌|肿瘤|"
+             r"骨折|近视|过敏性|风湿|痛经"),
          asks=("health", "doctor", "condition", "medic", "blood", "身体", "毛病", "病"),
-         examples=("My doctor found I'm low on vitamin D.", "我有高血压。"),
+         examples=("My doctor found I'm low on vitamin D.", "我有高血压。", "I've had gout since my forties.", "还有点痛风，海鲜啤酒都得少碰。"),
          question="What health conditions do I have?"),
     Slot("job", "fact", False,
          en=(r"\bwork(?:s|ing)? as\b", r"\bmy (?:job|profession|role|job title|title|position) is\b",
@@ -198,8 +214,21 @@ _ROWS: tuple[Slot, ...] = (
             r"\b(?:i'?m|i am|i'?ll be|i will be|i'?m going to be|i became|i'?ve become) "
              r"(?:(?:now|officially|finally|still|currently|technically|basically|actually|just) )?(?:a|an|the new|the) "
              r"(?!designated\b)"
-             rf"(?:[a-z]+ )?(?:{JOB_TITLES})\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
-             r"\bretir(?:ed|ing|e)\b(?! (?:itself|himself|herself|themselves|it|them)\b)"),
+             rf"(?:(?!(?:{_NOT_MODIFIERS})\b)[a-z-]+ ){{0,3}}(?:{JOB_TITLES})\b(?! tonight| today| tomorrow| this (?:weekend|evening|time)| for (?:the|my|our) (?:night|party|wedding|day|evening))",
+             r"\bretir(?:ed|ing|e)\b(?! (?:itself|himself|herself|themselves|it|them)\b)",
+             r"\b(?:i'?m|i am|i was|i got|i'?ve been|been) (?:employed|hired|taken on|contracted) (?:by [^,.!?]{2,40} )?as\b",
+             rf"\bi (?:do|handle|look after|run|manage) (?:all )?(?:the )?(?:{_WORK_AREAS}) (?:for|at|in)\b",
+             rf"\bi'?m in (?:{_WORK_AREAS}|(?-i:IT)|the (?:army|navy|air force|police|fire service|civil service|military))\b"
+             r"(?! (?:mode|trouble|love|bed|town|hospital)\b)",
+             r"\bi'?m (?:now )?(?:self-employed|self employed|a freelancer|freelancing)\b", r"\bi freelance (?:as|in|for|doing)\b",
+             r"\b(?:i'?m )?an? stay-at-home (?:mum|mom|dad|parent)\b",
+             rf"^(?:honestly,? |so,? |well,? |tbh,? )?being an? (?:[a-z]+ )?(?:{JOB_TITLES}) (?:means|is|has|isn't|can|keeps)\b",
+             r"\b(?:i'?ve|i have|i|just) (?:just )?(?:qualified|qualify) as an?\b",
+             r"\bi'?m (?:training|studying|retraining) (?:to be|as) an?\b",
+             r"\bi (?:manage|run|lead|supervise|head up|head) (?:a|the|our) (?:small |tiny |big |whole )?(?:team|crew|department|"
+             r"shift|ward|kitchen|store|branch|office|site|unit|squad|lab)\b",
+             r"\b(?:my |the )?(?:job )?title on (?:my|the) (?:contract|badge|payslip|email signature|door) (?:now |literally |"
+             r"officially |actually )?(?:says|reads|is)\b"),
          zh=(r"我是(?:一名|个)?.{0,6}(?:师|员|生|家|医生|护士)", r"当.{0,6}(?:师|员|护士)", r"退休",
              r"(?:职位|岗位|职务|头衔)(?:是|叫|变成了?|改成了?|升到了?)", r"升(?:职|成|为)了?", r"当上了?",
              r"(?:当|做|升)了?.{0,6}(?:组长|站长|店长|厂长|队长|主管|经理|主任|总监|领班)",
@@ -211,7 +240,11 @@ _ROWS: tuple[Slot, ...] = (
                    "I got promoted to shift lead.", "我的岗位是质检员。", "上个月升职了，现在职位是店长。",
                    "I start in June as head gardener.", "下个月开始当犀浦站的组长。",
                    "I'll be a maintenance electrician at the harbour.", "They made me head chef at Rosa's last week.",
-                   "I teach maths at a secondary school in Sheffield."),
+                   "I teach maths at a secondary school in Sheffield.", "I'm employed by the council as a planning officer.",
+                   "I do the payroll for a care home.", "I'm in insurance.", "I freelance as a copywriter.",
+                   "Being a midwife means I'm on call half the time.", "I've just qualified as a solicitor!",
+                   "I manage a team of twelve at a call centre.", "I'm a junior UX researcher at Kwartel, a startup.",
+                   "The title on my contract literally says Senior UX Researcher."),
          question="What is my job?"),
     Slot("manager", "relation", False,
          en=(r"^(?:a |the )?new (?:boss|manager|gaffer|supremo|supervisor|team lead|team leader|line manager|head honcho)\b",
@@ -232,18 +265,24 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:get|got|getting|give|gives) (?:me |us )?a lift (?:to|into) (?:work|the office)\b", r"\bcar ?pool\w*\b",
              r"\b(?:bus|train|tram|metro|tube|ferry|bike|car|e-?bike|scooter)\b[^.!?]{0,20}\bmy way (?:in|to work|into work|to the office)\b"),
          zh=(r"通勤", r"上下班", r"坐地铁", r"坐公交", r"接我上班", r"顺路.{0,6}上班", r"骑.{0,4}车上班", r"(?:骑|开|坐)着?.{0,3}(?:上班|通勤|去公司)", r"(?:走路|开车|骑车).{0,6}(?:到|就到|上班)",
+             r"(?:骑|开|坐|搭)着?[^，。！？]{1,4}(?:去|到)[^，。！？]{0,6}(?:上班|交接班|上工|单位|公司|厂里|店里|站点|车队)",
              r"(?:走路|步行|开车|骑车)(?:去|到)(?:站点|单位|公司|厂里|店里|学校|医院)", r"(?:坐|挤|搭|乘).{0,3}\d+号线", r"地铁.{0,3}\d+号线"),
          asks=("commute", "get to work", "travel to work", "通勤", "上下班", "上班"),
-         examples=("I take the bus to work these days.", "每天坐地铁上下班。", "我每天开车上班。",
+         examples=("I take the bus to work these days.", "每天坐地铁上下班。", "我每天开车上班。", "平时骑电瓶车去车队交接班。",
                    "Dana from accounts picks me up in the morning now.", "The bus is my way in now."),
          question="How do I get to work?"),
     Slot("colleague", "relation", True,
          en=(r"\b(?:colleague|co-?worker|workmate|teammate)s?\b",
              r"(?-i:[A-Z][a-z]+) from (?:work|the office|my team|the team|dispatch|accounts|hr|sales|marketing|the lab|"
-             r"the ward|the shop|the warehouse|the depot|the yard)\b", r"\bwork ?(?:buddy|mate|pal|friend|bestie|wife|husband)\b"),
+             r"the ward|the shop|the warehouse|the depot|the yard)\b", r"\bwork ?(?:buddy|mate|pal|friend|bestie|wife|husband)\b",
+             r"\b(?:guy|girl|woman|man|lad|bloke|lass|chap|fella|fellow|lady|someone) (?:at|from) work\b",
+             r"(?-i:\b(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Christmas|Everyone|Everybody|"
+             r"Nobody|Things|Life|Stuff|It|I)\b)[A-Z][a-z]+) at work (?:is|was|has|had|always|keeps|just|who|and|said|says|told|"
+             r"asked|invited|brought|gave|got|thinks)\b"),
          zh=(r"同事",),
          asks=("colleague", "coworker", "workmate", "同事"),
-         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。", "Fatima from work runs a book club."),
+         examples=("My colleague Dana brought baursaks.", "同事小刘陪我去爬山。", "Fatima from work runs a book club.",
+                   "A lad at work called Ryan invited me to his wedding.", "I sit next to Omar at work and he's hilarious."),
          question="Who are my colleagues?"),
     Slot("best_friend", "relation", False, needs=_DESCRIBED,
          en=(r"\b(?:my|our) (?:very )?(?:best|closest|oldest) (?:friend|mate|pal)\b(?!s)", r"\bmy bestie\b"),
@@ -253,7 +292,8 @@ _ROWS: tuple[Slot, ...] = (
          question="Who is my best friend?"),
     Slot("employer", "fact", False,
          en=(r"\bwork(?:s|ing|ed)? (?:at|for|in) (?:a |an |the )?(?-i:[A-Z])",
-             r"\b(?:(?:i|we) work|works) (?:at|in|for) (?:a|an|the|our|this) (?:local |little |small |big |family )?(?:bakery|caf[eé]|"
+             r"\b(?:(?:i|we)(?:'ve| have)? (?:work|worked|been working)|works) (?:at|in|for) (?:a|an|the|our|this) "
+             r"(?:same )?(?:local |little |small |big |family )?(?:bakery|caf[eé]|"
              r"coffee shop|shop|store|hospital|school|restaurant|pub|bar|hotel|bank|factory|warehouse|supermarket|garage|"
              r"library|nursery|clinic|pharmacy|gym|salon|firm|agency|startup|start-up|call cent(?:re|er)|care home|council|"
              r"university|college|museum|farm|lab|laboratory|charity|bookshop|bookstore|brewery|vineyard|dental practice|"
@@ -264,6 +304,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
              r"(?:at|with|in)\b",
              r"\b(?:my|our) (?:company|employer|workplace|firm) is\b",
+             r"\bmy (?:office|workplace) is (?:right |just )?(?:in|near|next to|by|on|at|opposite|across from|round the corner from)\b",
              r"\b(?:first|second|third|1st|2nd|3rd) (?:week|month|shift)s? (?:at|with) (?:the )?(?-i:[A-Z][\w&'-]*)"
              r"(?:\s+(?-i:[A-Z][\w&'-]*)){0,3}\s*(?:[.!]|$)",
              ROLE_AT,
@@ -289,12 +330,15 @@ _ROWS: tuple[Slot, ...] = (
              r"doctorate|degree|diploma|foundation year|access course|apprenticeship|mba|(?-i:BA|BSc|MSc|MA|LLB)|llb|a-levels|"
              r"btec|nvq|pgce|open university course)\b",
              r"\bi'?m (?:a |an )?(?:first|second|third|fourth|final)[- ]year (?:student|undergrad|medic|phd)\b",
-             r"\b(?:i|we) study (?!up\b|the\b|a\b|it\b)\w+ at (?:uni|university|college|(?-i:[A-Z]))"),
+             r"\b(?:i|we) study (?!up\b|the\b|a\b|it\b)\w+ at (?:uni|university|college|(?-i:[A-Z]))",
+             r"\bi'?m (?:now )?(?:studying|doing|reading) (?!up\b|the\b|a\b|it\b|for\b|to\b)\w+(?: \w+)? at (?:uni|university|college|"
+             r"(?-i:[A-Z]))"),
          zh=(r"读研", r"读博", r"(?:在|正在)读(?:大[一二三四]|研[一二三]|博[一二三])", r"(?:考上|考进)了?.{1,8}(?:大学|研究生)"),
          asks=("study", "studying", "degree", "course", "masters", "phd", "did i graduate", "i graduated", "my university",
                "which university did i", "did i major", "i majored", "my major", "专业", "读研", "读博", "我哪个大学", "我是哪个大学",
                "我在哪个大学", "我什么大学", "我从哪个大学"),
-         examples=("Doing a masters in stats at UCL.", "I'm a second-year medic at Glasgow.", "我在读研，学的是金融。"),
+         examples=("Doing a masters in stats at UCL.", "I'm a second-year medic at Glasgow.", "我在读研，学的是金融。",
+                   "I'm studying nursing at Glasgow Caledonian."),
          question="What am I studying, which degree or course?"),
     Slot("work_pattern", "fact", False,
          en=(r"\b(?:early|late|night|day|morning|evening|weekend|split|double)s? shifts?\b", r"\bshift pattern\b",

@@ -17,7 +17,9 @@ INFORMAL: tuple[tuple[str, str], ...] = (
     (r"\bIm\b", "I'm"), (r"\bim\b", "I'm"), (r"\bIve\b", "I've"), (r"\bId\b", "I'd"), (r"\bIll\b", "I'll"),
     (r"\bdont\b", "don't"), (r"\bcant\b", "can't"), (r"\bwont\b", "won't"), (r"\bdidnt\b", "didn't"),
     (r"\bdoesnt\b", "doesn't"), (r"\bisnt\b", "isn't"), (r"\bwasnt\b", "wasn't"), (r"\barent\b", "aren't"),
-    (r"\bthats\b", "that's"), (r"\bshes\b", "she's"), (r"\bhes\b", "he's"), (r"\btheres\b", "there's"),
+    (r"\bthats\b", "that's"), (r"\bits(?= (?:a|an|the|so|such|just|only|not|been|all|really|very|quite|pretty|gonna)\b)",
+                                  "it's"),  # "its a fintech startup": the possessive never stands before these
+    (r"\bshes\b", "she's"), (r"\bhes\b", "he's"), (r"\btheres\b", "there's"),
     (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\bcuz\b", "because"), (r"\bcos\b", "because"), (r"\bw/\s*", "with "),
     (r"\bw\b(?=\s+(?:my|the|a|an|his|her|our|their|him|them|me|us|some|two|three)\b)", "with"),
     (r"\byday\b", "yesterday"), (r"\b(?:tmrw|tmr|tmrrw|tomoz)\b", "tomorrow"),
@@ -58,9 +60,11 @@ CN_DISCOURSE_MARKERS: tuple[str, ...] = (
     "还有个事", "有个事", "有件事", "跟你说个事", "说个事", "汇报一下",
 )
 """Chinese openers that carry no fact."""
+_CN_NOT_A_MARKER = {"还有": "还有(?![点些一很好多不])"}
+"""An opener that is also a verb: "还有点痛风" (still has a bit of gout) keeps it."""
 
 _MARKER = re.compile(r"^\s*(?:(?:" + "|".join(sorted(DISCOURSE_MARKERS, key=len, reverse=True)) + r")\b\s*[,:;!.—–-]*\s*)+", re.IGNORECASE)
-_CN_MARKER = re.compile(r"^\s*(?:(?:" + "|".join(sorted(CN_DISCOURSE_MARKERS, key=len, reverse=True)) + r")\s*[，,：:！!。、]*\s*)+")
+_CN_MARKER = re.compile(r"^\s*(?:(?:" + "|".join(_CN_NOT_A_MARKER.get(m, m) for m in sorted(CN_DISCOURSE_MARKERS, key=len, reverse=True)) + r")\s*[，,：:！!。、]*\s*)+")
 _HEADLINE = re.compile(r"^\s*[^.!?:]{1,25}[:：]\s+(?=\S)")
 """'Quick update: …', 'Huge news: …' — a short label before a colon."""
 
