@@ -144,6 +144,29 @@ def test_dropping_a_format_is_an_instruction_not_a_forget_request(text, topic):
     assert forget_topic(text) == topic
 
 
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [("I'd rather you didn't keep anything about my court case.", "my court case"),
+     ("Let's pretend I never mentioned the affair.", "affair"),
+     ("Take out the part about my IVF.", "my IVF"),
+     ("I take back what I said about Priya's breakup, forget it.", "Priya's breakup"),
+     ("Let that thing about my boss go, don't store it.", "my boss"),
+     ("Please, no memory of the miscarriage.", "miscarriage"), ("No record of my address, please.", "my address"),
+     ("Can you clear out anything on my brother's arrest?", "my brother's arrest"),
+     ("Forget all of that about my dad's gambling.", "my dad's gambling"),
+     ("Erase everything related to my eating disorder.", "my eating disorder"), ("请删除我住址相关的信息。", "住址"),
+     # the same words, not asked of us
+     ("No memory of that night at all.", None), ("Take out my mum for her birthday.", None),
+     ("I take back my offer to help.", None), ("Let's pretend we never met.", None), ("Let it go.", None),
+     ("I'd rather you didn't keep asking.", None)],
+)
+def test_more_ways_to_ask_and_what_the_topic_is(text, topic):
+    """Shapes of request written for round 24 (a keeping verb before "anything", "let's pretend", "take out the part",
+    "I take back", "let … go", "no memory of …, please") and topics that lose their frame ("related to", "all of
+    that about", 相关的信息)."""
+    assert forget_topic(text) == topic
+
+
 def test_a_counted_family_over_two_sentences_is_kept_as_who_they_are(tmp_path):
     """"I have two kids." then their names in the next sentence: one relation memory names both."""
     from helpers import fake_services

@@ -52,9 +52,11 @@ _SAID_BY_ME = (r"\s+(?:what|everything|anything|all(?: of what)?|whatever|(?:the
 about Marco" — not "disregard my husband, he's joking" or "ignore the typos"."""
 _NOT = (r"(?:don'?t|do not|dont|please don'?t|(?<=you )not|(?<=u )not|(?<=please )not|(?<=pls )not|no need to|there'?s no need to|you don'?t need to|you do not need to|"
         r"you don'?t have to|you needn'?t)")
-_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe|scrap|scratch|unlearn|drop|clear|purge|expunge|stop remembering|"
+_VERB = (rf"(?:forget|forgt|forgot|delete|erase|remove|wipe out|wipe|scrap|scratch|unlearn|drop|clear out|clear|purge|expunge|stop remembering|"
          rf"stop keeping|let go of|never mind|nevermind|{_NOT}\s+{_KEEPING}|"
          rf"(?:discard|scrub|strike|get rid of|throw away|throw out|lose|bin|ditch){_WHAT_WAS_SAID}|"
+         r"(?:take out|cross out)(?=\s+(?:the|that|this|those|any|all|every|what|whatever|anything|everything)\b[^.!?]*?"
+         r"\b(?:about|on|re|regarding)\b)|"
          rf"(?:ignore|disregard)(?={_SAID_BY_ME})|"
          rf"{_NOT}\s+(?:remember|memori[sz]e|record|note down)(?=\s+the\s+(?:[\w'-]+\s+){{1,3}}{_SAID_THING}\b))")
 
@@ -71,7 +73,7 @@ EN_REQUESTS: tuple[str, ...] = (
     r"^(?:i(?:'?d| would) (?:much |really )?(?:rather|prefer)(?: it)?(?: if| that)? you (?:didn'?t|did not)|"
     r"i(?:'?d| would) (?:really )?appreciate it if you (?:didn'?t|did not)|it would be (?:better|best) if you (?:didn'?t|did not)|"
     r"i(?:'?d| would) (?:much |really )?prefer you not to|i (?:don'?t|do not) want you(?: to)?)\s+"
-    r"(?:keep(?:ing)?(?!\s+(?:on\s+)?\w+ing\b)|remember|remembering|store|storing|save|saving|retain|retaining|know|"
+    r"(?:keep(?:ing)?(?!\s+(?:on\s+)?(?!(?:any|every|some)thing\b)\w+ing\b)|remember|remembering|store|storing|save|saving|retain|retaining|know|"
     r"knowing|hold(?:ing)? on ?to|hang(?:ing)? on ?to)\b(?P<t>.*)$",
     r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
     rf"^i (?:really )?(?:don'?t|do not) want\s+(?P<t>{_THING_SAID})\s+(?:saved|stored|kept|remembered|recorded|on (?:file|record))\b",
@@ -90,13 +92,17 @@ EN_REQUESTS: tuple[str, ...] = (
     r"(?:forget|delete|erase|remove|wipe|scrap|scratch|drop|bin|ditch|lose)\s+(?:about\s+)?(?:it|that|this|"
     r"(?:that\s+)?i\s+(?:ever\s+)?(?:said|mentioned|told you|brought it up)(?:\s+(?:it|that|anything))?)|"
     r"pretend\s+i\s+(?:never|didn'?t)\s+(?:said|say|mentioned|mention|told you|tell you)(?:\s+(?:it|that|anything))?)\b",
-    r"^(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
+    r"^(?:(?:let'?s|can we|could we|we can|just|please)\s+)?(?:pretend|act like|act as if)\s+(?:i\s+)?(?:never|didn'?t)\s+(?:told|tell|mentioned|mention|said|say|shared|share)"
     r"(?:\s+(?:you|u))?\s+(?P<t>.+)$",
     r"^(?:just\s+|please\s+|can you\s+)?(?:pretend|act like|act as if)\s+(?:you|u)\s+(?:never|didn'?t)\s+(?:heard|hear|saw|see|read|knew|know)\s+(?P<t>.+)$",
     r"^(?:i regret|i shouldn'?t have|i wish i hadn'?t|i wish i didn'?t)\s+(?:telling|told|tell|mentioning|mentioned|"
     r"sharing|shared|saying|said)\s+(?:you|u)?\s*(?P<t>.+)$",
     r"^(?:i told you|i mentioned|i said)\s+(?:about\s+)?(?P<t>.+?)(?:\s+(?:yesterday|earlier|before|last time))?"
     r"\s*[—–,.;-]+\s*(?:please\s+|pls\s+|so\s+)?(?:forget|delete|erase|remove|scrap)\s+(?:it|that|this)\b",
+    r"^(?:i|i'?d like to|i want to|let me)\s+(?:take back|retract|withdraw|unsay)\s+(?P<t>(?:what|everything|anything|all|the|that)\b.+)$",
+    rf"^{_PLEASE}let\s+(?P<t>(?:that|the|this|all (?:that|the))\s+(?:[\w'-]+\s+){{0,3}}?{_SAID_THING}\s+(?:about|on|re|with)\s+.+?)\s+go\b",
+    r"^please[,\s]+no (?:memory|memories|record|records|notes?|trace) (?:at all )?(?:of|about|on)\s+(?P<t>.+)$",
+    r"^no (?:memory|memories|record|records|notes?|trace) (?:at all )?(?:of|about|on)\s+(?P<t>.+?)[,\s]+please\W*$",
     rf"^(?:about|re:?|regarding|as for|as to|on)\s+(?P<t>.+?)\s*[—–,.;:-]+\s*(?:please\s+|pls\s+|just\s+)?"
     rf"(?:(?:forget|delete|erase|remove|scrap|scratch|drop|wipe|bin|ditch|ignore)\s+(?:it|that|this|all of (?:it|that))\b|"
     rf"{_NOT}\s+(?:keep|remember|store|save|record)\s+(?:that|this)\s*(?:[.!]|$))",
@@ -182,7 +188,7 @@ _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|�
                       r"(?:你)?(?:先|就|能不能|可不可以|可以|帮我|给我)(?=别|不要|删|忘|去掉|清|$)|能不能|可不可以).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:[那这]一?大?段(?:话)?|的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:(?<=..)相关的?|[那这]一?大?段(?:话)?|的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸舅姑姨叔婶")
@@ -258,8 +264,10 @@ def _trim_en(topic: str) -> str:
     if listed:
         topic = " and ".join(re.split(r"\s*,\s*", re.sub(r",?\s*(?:and\s+)?all of (?:it|that)\W*$", "", listed["things"])))
     topic = _EN_TAIL.sub("", topic)
-    topic = re.sub(r"^(?:that|about|the whole thing about|the whole|the entire|(?:anything|everything|something) about)\s+", "", topic,
-                   flags=re.IGNORECASE)
+    for _ in range(2):  # "all of that about my dad's gambling" → "about my dad's gambling" → "my dad's gambling"
+        topic = re.sub(r"^(?:(?:all\s+)?of\s+(?:that|this|it)\s+(?:about|on)|that|about|the whole thing about|the whole|the entire|"
+                       r"(?:anything|everything|something) (?:about|on)|(?:related|relating|relevant|linked|connected) to|"
+                       r"to do with)\s+", "", topic, flags=re.IGNORECASE)
     return topic.strip(" .!?\"'“”…")
 
 
@@ -271,7 +279,7 @@ def _trim_cn(topic: str) -> str:
     topic = re.sub(r"^(?:你)?(?:给我|帮我)?把", "", topic)  # "你给俺把那个事删了"
     topic = re.sub(r"^(?:那个|这个|关于|有关|我的(?=.{2,}信息))", "", topic)
     topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
-    topic = _CN_SUFFIX.sub("", topic).strip(" 。，,…~～")
+    topic = _CN_SUFFIX.sub("", _CN_SUFFIX.sub("", topic)).strip(" 。，,…~～")  # 住址相关的信息 → 住址
     return f"我{topic}" if topic in _CN_ONE_CHARACTER_KIN else topic  # "我姐那个事": the sister, not the character 姐
 
 
