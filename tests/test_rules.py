@@ -146,6 +146,30 @@ def test_dropping_a_format_is_an_instruction_not_a_forget_request(text, topic):
 
 @pytest.mark.parametrize(
     ("text", "topic"),
+    [("I think it's better if you forget what I said about my brother.", "my brother"),
+     ("Honestly it'd be best to delete the stuff about my loan.", "my loan"),
+     ("So yeah, can you maybe forget my salary?", "my salary"),
+     ("Thinking about it more, you should probably erase the bit about my diagnosis.", "my diagnosis"),
+     ("I've changed my mind and I want you to forget about my sister's wedding drama.", "my sister's wedding drama"),
+     ("I'd feel better if you forgot about my credit card debt.", "my credit card debt"),
+     ("Yeah so I need you to forget the stuff about my landlord dispute, it's sorted now.", "my landlord dispute"),
+     ("要不你把我工资那个忘了吧。", "工资"), ("你最好别记我离婚的事。", "离婚"), ("能麻烦你把关于我爸欠债的内容都删掉吗？", "我爸欠债"),
+     # the same verbs, not asked of the memory
+     ("Did you forget what I told you about my sister?", None), ("Don't you forget about my birthday!", None),
+     ("You forget my birthday every year.", None), ("You forgot about my birthday.", None),
+     ("I hope you didn't forget the thing about my mum.", None), ("You should drop the attitude.", None),
+     ("I need you to remove the watermark from my photo.", None), ("It's better to forget about the past.", None),
+     ("It's best to delete old emails regularly.", None), ("Could you also remove the onions from the recipe?", None),
+     ("I don't want you to forget my mum's birthday.", None), ("我想了想，这周末还是去爬山吧。", None)],
+)
+def test_a_request_after_what_leads_up_to_it(text, topic):
+    """The request comes after a lead-in ("I think it's better if you…", "you should probably…", "I need you to…",
+    我想了想，你还是把…): asked of the assistant by a modal, "want/need you to" or "better if you"."""
+    assert forget_topic(text) == topic
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
     [("I'd rather you didn't keep anything about my court case.", "my court case"),
      ("Let's pretend I never mentioned the affair.", "affair"),
      ("Take out the part about my IVF.", "my IVF"),

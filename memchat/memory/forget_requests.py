@@ -75,7 +75,7 @@ EN_REQUESTS: tuple[str, ...] = (
     r"i(?:'?d| would) (?:much |really )?prefer you not to|i (?:don'?t|do not) want you(?: to)?)\s+"
     r"(?:keep(?:ing)?(?!\s+(?:on\s+)?(?!(?:any|every|some)thing\b)\w+ing\b)|remember|remembering|store|storing|save|saving|retain|retaining|know|"
     r"knowing|hold(?:ing)? on ?to|hang(?:ing)? on ?to)\b(?P<t>.*)$",
-    r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|remove|erase)\b(?P<t>.*)$",
+    r"^(?:i'?d (?:really |rather )?like you to|i (?:really )?want you to|i need you to)\s+(?:delete|forget|erase)\b(?P<t>.*)$",
     rf"^i (?:really )?(?:don'?t|do not) want\s+(?P<t>{_THING_SAID})\s+(?:saved|stored|kept|remembered|recorded|on (?:file|record))\b",
     rf"^i'?d (?:rather|prefer)\s+(?P<t>{_THING_SAID})\s+(?:wasn'?t|weren'?t|isn'?t|aren'?t|was not|were not|not be|didn'?t get)\s+"
     r"(?:kept|stored|saved|remembered|recorded)\b",
@@ -109,6 +109,28 @@ EN_REQUESTS: tuple[str, ...] = (
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
+_ERASE = r"(?:forget|delete|erase|wipe|remove|unlearn|purge|scrap|drop)"
+_ASKED_OF_YOU = re.compile(
+    r"(?:(?<![\w'])(?<!don't )(?<!do not )(?<!did )(?<!have )(?<!do )(?:you|u)\s+(?:(?:should|could|would|might|must|need to|have to|"
+    r"had better|'d better|better|will)\s+)(?:(?:probably|maybe|perhaps|just|also|please|kindly|really|actually|definitely|"
+    r"now|then|quickly)\s+)*|"
+    r"\b(?:can|could|would|will)\s+(?:you|u)\s+(?:(?:maybe|perhaps|possibly|also|please|just|kindly|now)\s+)+|"
+    r"(?<!don't )(?<!do not )(?<!didn't )(?<!never )\b(?:want|need|would like|'d like|like)\s+(?:you|u)\s+to\s+"
+    r"(?:(?:just|also|please|now)\s+)?|"
+    r"\b(?:possible|best|better|wiser|safer|smarter|good|great|fine|ok|okay|happier)\s+(?:for (?:you|u)\s+to\s+|if (?:you|u)\s+|"
+    r"to\s+(?!forget))(?:(?:just|also|please)\s+)?)"
+    r"(?P<verb>(?:forget|forgot)(?=\s+(?:about|what|everything|anything|all|any|my|our|the|that)\b)|"
+    r"(?:delete|erase|wipe|remove|unlearn|purge|scrap|drop)(?=\s+(?:about|what|everything|anything|all)\b|"
+    r"\s+(?:the|that|my|any)\s+(?:[\w'-]+\s+){0,3}?(?:bit|part|stuff|thing|info|information|details?|story|mentions?|notes?|"
+    r"records?|memor(?:y|ies))s?\b))"
+    r"(?P<t>\s.*)$",
+    re.IGNORECASE)
+"""A request inside a longer sentence, after what leads up to it: "I think it's better if you forget what I said about
+my brother", "you should probably erase the bit about…", "would it be possible to delete everything about…", "I need
+you to forget the stuff about…" — asked of the assistant: a modal before the verb, "want/need you to", or "better/
+possible/best if you … / to …". Not "did you forget…", "don't you forget…", "you forget my birthday every year", nor
+"you can forget about me coming" (no modal that asks: "can" says it will not happen)."""
+
 _CN_PLAIN = r"(?:忘掉|忘了|忘记|删掉|删除|删了|抹掉|清除|清掉)"
 """Verbs that also report what the user did ("钥匙又忘了", "照片我都删了"): a request only when said to us."""
 _CN_VERB = (rf"(?:{_CN_PLAIN}|(?:别|不要)(?:给我|帮我)(?:再)?(?:记着|记住|记得|记录|记|存|留着)|(?:别|不要|不用)(?:再|也)(?:记着|记住|记得|记录|记)|"
@@ -118,7 +140,12 @@ _CN_VERB = (rf"(?:{_CN_PLAIN}|(?:别|不要)(?:给我|帮我)(?:再)?(?:记着|�
             r"当没听过|当没听到|当没听见|当作没听过|当作没听见|(?:就)?当(?:我|作)?没(?:说过|提过|讲过|说|提)|当没这回事)")
 _CN_ALL = r"(?:全部|全都|所有的?|一切|统统|通通|全|都)"
 """All of it (女儿的事全部删了): the request is for everything about the topic."""
-_CN_ASK = r"(?:请|麻烦|求你|求求你|你能不能|能不能|你可以|可以|能帮我|帮我|你)?(?:你)?(?:帮我)?"
+_CN_ASK = (r"(?:(?:你)?(?:还是|最好|干脆|要不然?|就|索性))?(?:请|能不能麻烦你|能麻烦你|可以麻烦你|麻烦你|麻烦|求你|求求你|你能不能|能不能|"
+           r"你可以|可以|能帮我|帮我|你)?(?:你)?(?:还是|最好|干脆|就)?(?:帮我)?")
+"""How a Chinese request is asked before its verb or 把: 请, 麻烦你, 能不能, and 还是/最好/干脆/要不 ("你还是把…删了吧")."""
+_CN_LEAD_IN = re.compile(r"^[^，,。！!？?]{1,14}[，,]\s*(?=你?(?:还是|最好|干脆|要不然?|就|索性)?(?:帮我|给我)?(?:把|将))")
+"""A clause before a Chinese request whose topic follows 把 ("我想了想，你还是把…删了吧"): not the topic. Before any
+other request the clause before the comma is the topic ("我表姐被裁员那件事，你就别留着了吧")."""
 _CN_END = r"(?:了)?(?:吧|啊|哈|啦|呀|哦)*"
 """What may close a Chinese request after its verb: 了 and the sentence's particles ("你就别留着了吧")."""
 CN_REQUESTS: tuple[str, ...] = (
@@ -304,7 +331,13 @@ def _in_sentence(sentence: str) -> ForgetRequest | None:
             topic = _trim_en(raw)
             if topic and not re.fullmatch(_PRONOUN, topic, re.IGNORECASE):
                 return ForgetRequest(topic)
+    asked = _ASKED_OF_YOU.search(stripped)
+    if asked and not (asked["verb"].lower() == "forgot" and not re.search(r"\bif (?:you|u)\s+$", stripped[:asked.start("verb")])):
+        topic = _trim_en(asked["t"])
+        if topic and not re.fullmatch(_PRONOUN, topic, re.IGNORECASE) and not _EN_LATEST.match(topic):
+            return ForgetRequest(topic)
     if re.search(r"[\u4e00-\u9fff]", stripped):
+        stripped = _CN_LEAD_IN.sub("", stripped, count=1)
         for pattern in _CN:
             match = pattern.search(stripped)
             if match:
