@@ -554,3 +554,16 @@ def test_two_statements_that_share_only_words_of_change_are_on_different_things(
     table = [(c.memory.content, c.reason) for c in candidates]
     assert any(c.selected and "hughes" in c.memory.content for c in candidates), table
     assert not any(c.reason.startswith("earlier value") for c in candidates if "hughes" in c.memory.content), table
+
+
+@pytest.mark.parametrize(("said", "fills"), [("I'm a junior UX researcher at Kwartel.", True),
+                                             ("I work as a ferry engineer for Hebridean Ferries.", True),
+                                             ("I'm a nurse.", False)])
+def test_a_job_stated_with_its_workplace_answers_where_the_user_works(tmp_path, said, fills):
+    """A title and a workplace in one sentence is kept under the job slot; "Where do I work?" asks for the employer,
+    and the sentence answers it when it names the organisation — not when it names none."""
+    services = fake_services(tmp_path)
+    services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    [job] = [c for c in recall(services, "Where do I work?").candidates if not c.memory.is_episode]
+    assert job.memory.attribute == "job"
+    assert (job.signals.slot >= 1.0) is fills

@@ -83,7 +83,7 @@ from memchat.memory.terms import (
     term_set,
 )
 from memchat.memory.timeexpr import asks_schedule, asks_the_past, asks_when, asks_when_it_was, query_months
-from memchat.memory.workplace import another_workplace
+from memchat.memory.workplace import another_workplace, workplace_of
 from memchat.types import Candidate, Memory
 
 SINGLE_VALUED = frozenset(s.name for s in SLOTS if not s.multi) - PER_PERSON
@@ -304,6 +304,13 @@ def speaks_of_none(relations: frozenset[str], query: str, content: str, people: 
 def name_terms(name: str) -> frozenset[str]:
     """The index terms a memory holds when it names this person ("刘秀兰" → 刘秀, 秀兰)."""
     return frozenset(t for t in search_terms(name) if not is_single_cjk(t))
+
+
+def fills_slot(memory: Memory, wanted: Sequence[str]) -> bool:
+    """Whether a memory fills a slot the question asks for: its own, or the employer a job stated with its
+    workplace names ("The user is a junior UX researcher at Kwartel" answers "Where do I work?")."""
+    return memory.attribute in wanted or ("employer" in wanted and memory.attribute == "job"
+                                           and workplace_of(memory.content) is not None)
 
 
 def about_whom(memory: Memory, person: str) -> bool:
@@ -858,7 +865,7 @@ class Recaller:
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights, people) for text in texts)
-            fills = any(memory.attribute in wanted and about_whom(memory, whose) for wanted, whose in slot_asks)
+            fills = any(fills_slot(memory, wanted) and about_whom(memory, whose) for wanted, whose in slot_asks)
             slot = (1.0 if open_question else 0.5) if fills else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
             if when and memory.event_at is not None:
