@@ -173,7 +173,8 @@ _VERB_3RD = re.compile(
     r"adore|loathe|detest|despise|haul|bank|wear|dip|chew|smoke|vape|grow|raise|collect|brew|follow|skate|garden|"
     r"babysit|host|mentor|tutor|foster|breed|deliver|clean|fix|repair|build|handle|cover|serve|sleep|shop|order|"
     r"bring|send|text|email|record|stream|post|blog|code|design|edit|translate|research|specialise|specialize|"
-    r"struggle|suffer|snore|qualify|major|count|rely|sit|stand|pick|bike|skip|avoid|stick|hang|freelance|carpool|practise|practice|temp|moonlight|referee|umpire|juggle|"
+    r"struggle|suffer|snore|qualify|major|count|rely|sit|stand|pick|bike|skip|avoid|stick|hang|freelance|carpool|"
+    r"practise|practice|temp|moonlight|referee|umpire|juggle|"
     r"can't stand)\b",
     re.IGNORECASE,
 )
