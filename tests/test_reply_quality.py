@@ -8,7 +8,7 @@ from memchat.engine.copy_penalty import CopyPenalty
 from memchat.engine.fake import FakeEngine
 from memchat.memory.faithful import drop_topic, ends_complete, traceability, untraceable
 from memchat.memory.summary import RollingSummary, clip_to_sentences, fold_extractive
-from memchat.pipeline.reply_guard import judge, similarity
+from memchat.pipeline.reply_guard import judge, loops_back, similarity
 from memchat.prompt.assemble import PromptParts, assemble
 from memchat.prompt.budget import split_budget
 from memchat.prompt.fit import elide_middle
@@ -99,6 +99,26 @@ def test_a_long_copy_is_stopped_early_not_generated_to_the_end(tmp_path):
     first_attempt = [e for e in events[: events.index(next(e for e in events if isinstance(e, ReplyRestarted)))]
                      if isinstance(e, TokenStreamed)]
     assert len(first_attempt) < len(long_reply.split())
+
+
+def test_a_reply_that_says_a_sentence_of_its_own_again_is_a_loop():
+    said = "I've been thinking of you lately, and it would be wonderful to talk again. "
+    assert loops_back(said + "I hope you are well. " + said) == len(said + "I hope you are well. ")
+    assert loops_back(said + "I've been thinking of you lately, and it would be") is None  # not finished yet
+    assert loops_back("Yes. Yes. Yes. Thanks a lot. Thanks a lot.") is None  # short sentences repeat in chat
+    assert loops_back("Add one cup of flour to the bowl. Then add one cup of sugar to the bowl.") is None
+    assert loops_back("我觉得你应该早点休息，明天再说吧。我觉得你应该早点休息，明天再说吧。") == 17
+
+
+def test_a_looping_reply_ends_where_the_loop_began(tmp_path):
+    conv = fake_conversation(tmp_path)
+    engine = conv.services.engine
+    first = "I've been thinking of you lately, and it would be wonderful to talk again."
+    engine.enqueue(" ".join([first, "Take care of yourself."] * 4))
+    finished = conv.run_turn("Hi there!")
+    assert finished.reply == f"{first} Take care of yourself."
+    assert [m.content for m in conv.history() if m.role == "assistant"][-1] == finished.reply
+    assert engine.samplings and len(engine.samplings) == 1  # cut, not regenerated
 
 
 def test_copy_penalty_grows_with_the_copied_run():

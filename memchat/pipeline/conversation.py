@@ -27,7 +27,7 @@ from memchat.memory.segment import split_sentences
 from memchat.memory.topic_match import about
 from memchat.pipeline import extraction, snapshot
 from memchat.pipeline.prewarm import Prewarmer
-from memchat.pipeline.reply_guard import ReplyGuard
+from memchat.pipeline.reply_guard import ReplyGuard, loops_back
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
@@ -285,6 +285,10 @@ class Conversation:
                 emit(TokenStreamed(piece))
                 if guard.copying("".join(fresh)):
                     copied = True
+                    break
+                looped = loops_back("".join(fresh))
+                if looped is not None:  # the reply says again what it said: it ends where the loop began
+                    fresh = ["".join(fresh)[:looped].rstrip()]
                     break
             if attempt == 0:  # what the turn's own prompt cost (a retry's prompt differs on purpose)
                 timings.prompt_reused, timings.prompt_evaluated = engine.prompt_cache()

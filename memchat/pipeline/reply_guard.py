@@ -15,7 +15,8 @@ Priya.", every later reply may be that sentence again. Judging is pure (`similar
 A repeat is a reply ≥ 0.9 similar to an earlier one, or one opening with an earlier reply's first
 words and ≥ 0.6 similar (a template with a word swapped).
 
-The first reply that passes is final; if none does, the least similar one is.
+The first reply that passes is final; if none does, the least similar one is. Whatever the attempt, a reply
+that says a sentence of its own a second time (`loops_back`: a small model looping) ends where the loop began.
 """
 
 from __future__ import annotations
@@ -41,6 +42,28 @@ AVOID_REPLIES = 12
 
 _WORD = re.compile(r"[\u3400-\u9fff]|[^\W_]+")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+
+
+LOOP_WORDS = 6
+"""A sentence at least this long said a second time in one reply is a loop: the reply ends before it."""
+
+
+def loops_back(reply: str, min_words: int = LOOP_WORDS) -> int | None:
+    """Where a reply starts saying again what it already said ("I've been thinking of you lately… I've been thinking
+    of you lately…", a small model's loop): the index at which a finished sentence of at least `min_words` words
+    that the reply already said begins, or None. Pure; words compared as `words` reads them."""
+    seen: set[tuple[str, ...]] = set()
+    for match in _SENTENCE.finditer(reply):
+        sentence = match.group(0)
+        if not re.search(r"[.!?。！？]\s*$", sentence) and match.end() == len(reply):
+            break  # still being written
+        said = tuple(words(sentence))
+        if len(said) < min_words:
+            continue
+        if said in seen:
+            return match.start() + len(sentence) - len(sentence.lstrip())
+        seen.add(said)
+    return None
 
 
 def words(text: str) -> list[str]:
