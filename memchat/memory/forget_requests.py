@@ -109,7 +109,6 @@ EN_REQUESTS: tuple[str, ...] = (
 )
 """English request shapes; `t` is the raw topic (trimmed below)."""
 
-_ERASE = r"(?:forget|delete|erase|wipe|remove|unlearn|purge|scrap|drop)"
 _ASKED_OF_YOU = re.compile(
     r"(?:(?<![\w'])(?<!don't )(?<!do not )(?<!did )(?<!have )(?<!do )(?:you|u)\s+(?:(?:should|could|would|might|must|need to|have to|"
     r"had better|'d better|better|will)\s+)(?:(?:probably|maybe|perhaps|just|also|please|kindly|really|actually|definitely|"

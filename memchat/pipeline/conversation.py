@@ -283,12 +283,13 @@ class Conversation:
                 fresh.append(piece)
                 pieces.append(piece)
                 emit(TokenStreamed(piece))
-                if guard.copying("".join(fresh)):
+                so_far = "".join(fresh)
+                if guard.copying(so_far):
                     copied = True
                     break
-                looped = loops_back("".join(fresh))
+                looped = loops_back(so_far)
                 if looped is not None:  # the reply says again what it said: it ends where the loop began
-                    fresh = ["".join(fresh)[:looped].rstrip()]
+                    fresh = [so_far[:looped].rstrip()]
                     break
             if attempt == 0:  # what the turn's own prompt cost (a retry's prompt differs on purpose)
                 timings.prompt_reused, timings.prompt_evaluated = engine.prompt_cache()
