@@ -208,6 +208,10 @@ class WriteOutcome:
 
 PURGE_OFFER = "forgotten, but still on disk (and in the messages that said it): this command removes every copy"
 """The reason of the outcome a forget request adds: its content is the purge command to run."""
+FORGET_UNMATCHED = "forget request matched no memory"
+"""The reason of the outcome a forget request that found nothing to forget adds (its content: the topic)."""
+FORGET_OFFER = "the forget request matched nothing by its words; this memory is close to it"
+"""The reason of the outcomes a forget request that matched nothing adds: each is a memory the user may pick."""
 
 
 @dataclass

@@ -13,7 +13,7 @@ from memchat.engine.fake import FakeEmbedder, FakeEngine
 from memchat.types import MemoryDraft
 from memchat.ui.app import MemchatApp
 from memchat.ui.browser import BrowserScreen
-from memchat.ui.dialogs import AddMemoryDialog, ConfirmDialog, TextDialog
+from memchat.ui.dialogs import AddMemoryDialog, ConfirmDialog, ForgetOfferDialog, TextDialog
 from memchat.ui.inspector import Inspector
 from memchat.ui.notes_screen import NotesScreen
 from memchat.ui.prompt_input import PromptInput
@@ -310,3 +310,33 @@ async def test_browser_explains_the_order_before_a_search_and_shows_keys_plainly
         table.move_cursor(row=table.get_row_index(str(ids["lisbon"])))
         await pilot.pause()
         assert "user.home_city" in str(browser.query_one("#detail").render())
+
+
+async def test_a_forget_request_that_matched_nothing_lets_the_user_pick_what_was_meant(app):
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "My sister Clara just got engaged to a guy called Pete.")
+        await chat(pilot, app, "Please forget what I told you about Clara's wedding plans.")
+        await wait_until(pilot, lambda: isinstance(app.screen, ForgetOfferDialog))
+        offers = app.screen.query_one("#forget-offers")
+        assert "wedding plans" in str(app.screen.query_one(".dialog-title").render())
+        engaged = next(i for i in range(offers.option_count) if "engaged" in str(offers.get_option_at_index(i).prompt))
+        memory_id = offers.get_option_at_index(engaged).value
+        await pilot.press("ctrl+s")  # nothing ticked: nothing goes, the dialog says so and stays
+        assert isinstance(app.screen, ForgetOfferDialog)
+        assert app.services.memories.require(memory_id).status == "active"
+        offers.highlighted = engaged
+        await pilot.press("space", "ctrl+s")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ForgetOfferDialog))
+        assert app.services.memories.require(memory_id).status == "deleted"
+        active = app.services.memories.list_items(statuses=("active",), episodes=True)
+        assert not any("engaged" in m.content for m in active)  # nor the message that said it
+        app.chat.query_one("#candidates").focus()
+        await pilot.press("u")
+        assert app.services.memories.require(memory_id).status == "active"
+
+
+async def test_a_forget_request_with_nothing_close_says_nothing_was_forgotten(app):
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Please forget what I told you about my dentist.")
+        await wait_until(pilot, lambda: any("nothing was forgotten" in n.message for n in app._notifications))
+        assert not isinstance(app.screen, ForgetOfferDialog)

@@ -18,6 +18,8 @@ from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
 from memchat.terminal_text import printable
 from memchat.types import (
+    FORGET_OFFER,
+    FORGET_UNMATCHED,
     PURGE_OFFER,
     MemchatError,
     MemoryWritten,
@@ -73,10 +75,18 @@ def cmd_ask(args: argparse.Namespace) -> int:
         })
         return 0
     show() if stream else show(finished.reply)
+    offers = [o for o in written if o.reason == FORGET_OFFER]
     for outcome in written:  # what memory did with this message, on stderr so the reply stays clean
         if outcome.action not in ("skipped",) or "secret" in outcome.reason or outcome.reason == PURGE_OFFER:
             ident = f" #{outcome.memory_id}" if outcome.memory_id else ""
             show(f"memchat: memory {outcome.action}{ident}: {outcome.content} ({outcome.reason})", file=sys.stderr)
+    if offers:  # nothing was forgotten: say so, with what came close
+        show("memchat: nothing matched the forget request, so nothing was forgotten. Closest memories "
+             "(`memchat memory forget ID` forgets one):", file=sys.stderr)
+        for offer in offers:
+            show(f"memchat:   #{offer.memory_id}: {offer.content}", file=sys.stderr)
+    elif any(o.reason == FORGET_UNMATCHED for o in written) and not any(o.action == "deleted" for o in written):
+        show("memchat: nothing matched the forget request, and nothing stored is close to it.", file=sys.stderr)
     return 0
 
 

@@ -63,10 +63,10 @@ def cmd_memory(args: argparse.Namespace) -> int:
                 show(f"{key:16} {value}")
     elif action in ("pin", "unpin"):
         _emit(args, [store.pin(args.id, action == "pin")])
-    elif action == "forget":
-        _emit(args, [store.set_status(args.id, "deleted")])
+    elif action == "forget":  # with the sentences that told it, so recall cannot put it back
+        _emit(args, services.writer.forget_one(args.id))
     elif action == "restore":
-        _emit(args, [store.set_status(args.id, "active")])
+        _emit(args, services.writer.restore_one(args.id))
     elif action == "accept":
         outcome = services.writer.accept(args.id)  # raises unless the memory is pending
         show_json(asdict(outcome)) if args.json else show(f"{outcome.action} #{outcome.memory_id}: {outcome.reason}")

@@ -361,6 +361,16 @@ class MemoryStore:
         return [_memory(r) for r in self.db.rows(
             "SELECT * FROM memories WHERE origin_id = ? AND status IN ('active', 'pending') ORDER BY id", (episode_id,))]
 
+    def rows_from(self, episode_id: int, status: str) -> list[Memory]:
+        """The typed memories distilled from an episode that have this status."""
+        return [_memory(r) for r in self.db.rows(
+            "SELECT * FROM memories WHERE origin_id = ? AND status = ? AND kind != ? ORDER BY id",
+            (episode_id, status, EPISODE))]
+
+    def set_origin(self, memory_id: int, origin_id: int) -> None:
+        """Point a typed memory at the episode that told it (after a hand forget split that episode)."""
+        self.db.execute("UPDATE memories SET origin_id = ? WHERE id = ?", (origin_id, memory_id))
+
     def retire_origin(self, memory: Memory, status: str, successor: int | None = None) -> int | None:
         """Retire the episode a typed memory was distilled from, so the old wording is not injected as
         current truth either. Returns the episode's id when one was retired.

@@ -23,6 +23,7 @@ from dataclasses import replace
 import numpy as np
 
 from memchat.engine.protocol import ChatEngine
+from memchat.memory import hand_forget
 from memchat.memory.distill import (
     NOW_SAID,
     RELATIVES,
@@ -74,7 +75,7 @@ from memchat.memory.speech import (
 )
 from memchat.memory.terms import has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
-from memchat.types import EPISODE, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
+from memchat.types import EPISODE, FORGET_UNMATCHED, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
 
 DUPLICATE_SIMILARITY = 0.9
 PENDING_GAP = 0.3
@@ -581,6 +582,14 @@ class MemoryWriter:
             return None
         return self.memories.told_in_chat(session_id, now, request.told)
 
+    def forget_one(self, memory_id: int) -> list[Memory]:
+        """Forget one memory by hand, with what would tell it again (see `hand_forget`); the rows that changed."""
+        return hand_forget.forget(self.memories, memory_id)
+
+    def restore_one(self, memory_id: int, status: str = "active") -> list[Memory]:
+        """Undo `forget_one`: the memory gets `status` back, with what went with it."""
+        return hand_forget.restore(self.memories, memory_id, status)
+
     def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
                story: bool = False, last_time: bool = False, told: list[Memory] | None = None) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
@@ -675,7 +684,7 @@ class MemoryWriter:
                                          "forget request: what you said is hidden too"
                                          + (f" ({len(rest)} kept what else they said)" if rest else "")))
         if not outcomes:
-            outcomes.append(WriteOutcome("skipped", label, "forget request matched no memory"))
+            outcomes.append(WriteOutcome("skipped", label, FORGET_UNMATCHED))
         return outcomes
 
     def _told_with(self, episodes: dict[int, Memory], rest: dict[int, str], found: set[int]) -> list[Memory]:

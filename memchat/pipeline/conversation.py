@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from memchat.memory.faithful import drop_topic
+from memchat.memory.forget_offer import closest
 from memchat.memory.forgetting import run_forgetting
 from memchat.memory.recall import RecallResult
 from memchat.memory.rules import forget_request, notes_from
@@ -31,6 +32,7 @@ from memchat.pipeline.reply_guard import ReplyGuard, loops_back
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
+    FORGET_OFFER,
     PURGE_OFFER,
     BudgetReport,
     ChatMessage,
@@ -319,6 +321,9 @@ class Conversation:
                                                                                       message.created_at))
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
+        if topic and not any(o.action == "deleted" for o in outcomes):  # the user picks from what is close
+            outcomes += [WriteOutcome("skipped", m.content, FORGET_OFFER, m.id)
+                         for m in closest(self.services.recaller, topic)]
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
         sessions = self.services.sessions
         with self.services.db.transaction():  # the rolling summaries say it no more either

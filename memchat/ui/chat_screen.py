@@ -23,11 +23,21 @@ from memchat.pipeline import export, snapshot
 from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.services import Services
 from memchat.terminal_text import printable
-from memchat.types import PURGE_OFFER, MemchatError, MemoryWritten, RecallDone, TurnFinished, TurnStarted
+from memchat.types import (
+    FORGET_OFFER,
+    FORGET_UNMATCHED,
+    PURGE_OFFER,
+    MemchatError,
+    MemoryWritten,
+    RecallDone,
+    TurnFinished,
+    TurnStarted,
+)
 from memchat.ui import keys
 from memchat.ui.browser import BrowserScreen
 from memchat.ui.budget_bar import BudgetBar
 from memchat.ui.chat_pane import ChatPane
+from memchat.ui.dialogs import ForgetOfferDialog
 from memchat.ui.feedback import notify_error
 from memchat.ui.inspector import Inspector, turn_from_snapshot
 from memchat.ui.ledger_screen import LedgerScreen
@@ -203,12 +213,37 @@ class ChatScreen(MemoryScreen):
         for failure in event.failures:
             self.notify(printable(f"Memory extraction failed: {failure.error} (raw output in the inspector)"),
                         severity="warning", markup=False)
+        offers = [(o.memory_id, o.content) for o in event.outcomes if o.reason == FORGET_OFFER and o.memory_id]
+        unmatched = next((o.content for o in event.outcomes if o.reason == FORGET_UNMATCHED), None)
+        if any(o.action == "deleted" for o in event.outcomes):
+            unmatched = None  # a note about it went
+        if unmatched is not None and offers:
+            self._offer_forget(unmatched, offers)
+        elif unmatched is not None:
+            self.notify(printable(f"Nothing matched “{unmatched}”, and nothing stored is close to it: nothing was "
+                                  "forgotten. F3 lists every memory."), title="forget", severity="warning",
+                        markup=False)
         if not self.inspector_open:
             written = [f"{o.action} #{o.memory_id}: {o.content}" for o in event.outcomes if o.action in VISIBLE_OUTCOMES]
             written += [f"{o.reason}: {o.content}" for o in event.outcomes if o.reason == PURGE_OFFER]
             if written:
                 self.notify(printable("\n".join(written)), title="memory", markup=False)
         self._changed(None, recount=False)
+
+    def _offer_forget(self, topic: str, offers: list[tuple[int, str]]) -> None:
+        """A forget request matched nothing by its words: the user picks from the closest memories."""
+        def save(ids: list[int]) -> str:
+            for memory_id in ids:
+                self.services.writer.forget_one(memory_id)
+            return f"Forgot {', '.join(f'#{i}' for i in ids)} — press u to undo."
+
+        def saved(ids: list[int] | None) -> None:
+            for memory_id in ids or []:
+                self.forget_log.push(memory_id, "active")  # only active memories are offered
+            if ids:
+                self._changed(None)
+
+        self.app.push_screen(ForgetOfferDialog(topic, offers, save), saved)
 
     # ---- memories ------------------------------------------------------------------
     def selected_memory_id(self) -> int | None:

@@ -1,4 +1,4 @@
-"""Small modal dialogs: confirm, edit a text, add a memory by hand.
+"""Small modal dialogs: confirm, edit a text, add a memory by hand, pick what a forget request meant.
 
 Each returns its answer through `dismiss` (None when cancelled), so callers
 push it with a callback and never poll. A dialog given a `save` function runs
@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Label, Select, Static, TextArea
+from textual.widgets import Button, Checkbox, Label, Select, SelectionList, Static, TextArea
 
 from memchat.types import MEMORY_KINDS, MemchatError, MemoryDraft
 from memchat.ui import keys
@@ -197,3 +198,38 @@ class AddMemoryDialog(SavingDialog[MemoryDraft]):
             pinned=self.query_one("#pinned", Checkbox).value,
             correction=True,
         )
+
+
+class ForgetOfferDialog(SavingDialog[list[int]]):
+    """A forget request matched nothing by its words: tick the close memories to forget, or keep them all.
+
+    Nothing is ticked at first, so Esc or an unthinking Ctrl+S forgets nothing."""
+
+    def __init__(self, topic: str, offers: list[tuple[int, str]], save: Save[list[int]]) -> None:
+        super().__init__(save)
+        self._topic, self._offers = topic, offers
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"Nothing matched “{self._topic}”", classes="dialog-title", markup=False)
+            yield Static("So nothing was forgotten. These memories are the closest to it: tick the ones you "
+                         "meant (Space), then Ctrl+S forgets them (with the sentences that said them; u undoes).",
+                         classes="dialog-body", markup=False)
+            yield SelectionList[int](*[(Text(f"#{i} {content}"), i) for i, content in self._offers],
+                                     id="forget-offers")
+            yield self.status_line()
+            with Horizontal(classes="dialog-buttons"):
+                yield Static("Space ticks · Ctrl+S forgets the ticked · Esc keeps everything",
+                             classes="dialog-hint", markup=False)
+                yield Button("Forget ticked", variant="error", id="save")
+                yield Button("Keep all", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    def value(self) -> list[int] | None:
+        ticked = list(self.query_one(SelectionList).selected)
+        if not ticked:
+            self._status("Nothing ticked: Space ticks a memory, Esc keeps them all.", error=True)
+            return None
+        return ticked

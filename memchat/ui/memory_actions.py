@@ -124,9 +124,14 @@ class MemoryScreen(Screen):
         if memory.status == "deleted":
             self.notify(f"#{memory.id} is already forgotten.", severity="warning")
             return
-        self.services.memories.set_status(memory.id, "deleted")
+        try:
+            gone = self.services.writer.forget_one(memory.id)
+        except MemchatError as error:
+            notify_error(self, error)
+            return
         self.forget_log.push(memory.id, memory.status)
-        self.notify(f"Forgot #{memory.id} — press u to undo.", title="forgotten")
+        said = "" if len(gone) == 1 else " and what you said of it"
+        self.notify(f"Forgot #{memory.id}{said} — press u to undo.", title="forgotten")
         self._changed(memory.id)
 
     def action_undo(self, memory_id: int | None = None) -> None:
@@ -148,7 +153,7 @@ class MemoryScreen(Screen):
         if self.services.memories.get(memory_id) is None:
             self.notify(f"#{memory_id} was purged; it cannot come back.", severity="warning")
             return
-        self.services.memories.set_status(memory_id, status)
+        self.services.writer.restore_one(memory_id, status)
         self.notify(f"Restored #{memory_id} ({status}).")
         self._changed(memory_id)
 

@@ -1,0 +1,136 @@
+"""Forgetting one memory by hand takes what would tell it again, and restoring brings exactly that back;
+a forget request that matched nothing offers the closest memories instead of saying nothing."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import fake_conversation, fake_services
+
+from memchat.memory.forget_offer import OFFER_FLOOR, offered
+from memchat.memory.hand_forget import told_sentences
+from memchat.types import EPISODE, FORGET_OFFER, FORGET_UNMATCHED, Candidate, MemchatError, Memory, Signals
+
+TOLD = "My sister Clara just got engaged to a guy called Pete. I start my new job at Ocado on Monday."
+
+
+def memory(memory_id: int, content: str, kind: str = "event", origin: int | None = None, status: str = "active"):
+    return Memory(id=memory_id, kind=kind, content=content, subject="user", attribute="", importance=0.5,
+                  confidence=1.0, created_at=0.0, updated_at=0.0, last_access_at=0.0, status=status,
+                  origin_id=origin)
+
+
+def told_once(tmp_path):
+    conversation = fake_conversation(tmp_path, ("Congratulations!",))
+    conversation.run_turn(TOLD)
+    conversation.wait()
+    services = conversation.services
+    items = services.memories.list_items(episodes=True)
+    [episode] = [m for m in items if m.is_episode]
+    [engaged] = [m for m in items if not m.is_episode and "engaged" in m.content]
+    return services, episode, engaged
+
+
+def active_texts(services) -> list[str]:
+    return [m.content for m in services.memories.list_items(statuses=("active",), episodes=True)]
+
+
+def test_the_sentence_that_told_a_fact_is_the_one_sharing_most_of_its_words():
+    episode = memory(1, TOLD, EPISODE)
+    assert told_sentences(memory(2, "The user's sister Clara got engaged to Pete."), episode) == [0]
+    assert told_sentences(memory(3, "The user starts a new job at Ocado on Monday."), episode) == [1]
+    assert told_sentences(memory(4, "The user likes tea."), episode) == []  # no word of it: no sentence
+    assert told_sentences(memory(5, "Anything at all."), memory(6, "One sentence only.", EPISODE)) == [0]
+
+
+def test_forgetting_a_fact_takes_its_sentences_and_keeps_the_rest_of_the_message(tmp_path):
+    services, episode, engaged = told_once(tmp_path)
+    gone = services.writer.forget_one(engaged.id)
+    assert services.memories.require(engaged.id).status == "deleted"
+    assert not any("engaged" in text for text in active_texts(services))  # no episode tells it again
+    assert services.memories.require(episode.id).content == "I start my new job at Ocado on Monday."
+    assert any("Ocado" in text for text in active_texts(services))
+    [piece] = [m for m in gone if m.is_episode]
+    assert (piece.status, piece.content) == ("deleted", "My sister Clara just got engaged to a guy called Pete.")
+    recall = services.recaller.recall("Who did Clara get engaged to?", token_limit=1000, count_tokens=len)
+    assert not any("engaged" in c.memory.content for c in recall.candidates if c.memory.status == "active")
+
+    services.writer.restore_one(engaged.id)
+    assert services.memories.require(engaged.id).status == "active"
+    assert services.memories.require(piece.id).status == "active"  # exactly the sentence that went
+    assert services.memories.require(episode.id).content == "I start my new job at Ocado on Monday."
+
+
+def test_what_else_the_forgotten_sentence_told_stays_and_cannot_bring_it_back(tmp_path):
+    services, episode, engaged = told_once(tmp_path)
+    sister = next((m for m in services.memories.list_items() if m.kind == "relation" and "Clara" in m.content), None)
+    if sister is None:  # the rules may not store the relation separately; then there is nothing to check here
+        pytest.skip("no separate relation memory was stored")
+    services.writer.forget_one(engaged.id)
+    assert services.memories.require(sister.id).status == "active"
+    services.writer.forget_one(sister.id)
+    services.writer.restore_one(sister.id)
+    piece = services.memories.require(services.memories.require(engaged.id).origin_id)
+    assert piece.status == "deleted"  # the engagement is still forgotten, and so is the sentence that said it
+    assert not any("engaged" in text for text in active_texts(services))
+
+
+def test_forgetting_an_episode_takes_what_was_drawn_from_it_and_undo_brings_it_back(tmp_path):
+    services, episode, engaged = told_once(tmp_path)
+    drawn = [m.id for m in services.memories.distilled_from(episode.id)]
+    assert engaged.id in drawn
+    services.writer.forget_one(episode.id)
+    assert active_texts(services) == []
+    with pytest.raises(MemchatError, match="already forgotten"):
+        services.writer.forget_one(episode.id)
+    services.writer.restore_one(episode.id)
+    assert {m.id for m in services.memories.distilled_from(episode.id)} == set(drawn)
+    assert services.memories.require(episode.id).status == "active"
+
+
+def candidate(mem: Memory, relevance: float, routes=("vector",)) -> Candidate:
+    return Candidate(memory=mem, signals=Signals(), score=relevance, routes=routes,
+                     relevance=relevance)
+
+
+def test_an_offer_is_the_close_memories_with_an_episode_standing_as_what_was_drawn_from_it():
+    episode = memory(1, TOLD, EPISODE)
+    engaged, job = memory(2, "The user's sister Clara got engaged.", origin=1), memory(3, "The user starts at Ocado.", origin=1)
+    cat = memory(4, "The user is thinking of getting a cat.")
+    pinned = memory(5, "The user is vegetarian.")
+    far = memory(6, "The user plays chess.")
+    gone = memory(7, "The user's knee hurts.", status="deleted")
+    candidates = [candidate(episode, 0.5), candidate(engaged, 0.3), candidate(cat, 0.4),
+                  candidate(pinned, 0.9, ("pinned",)), candidate(far, OFFER_FLOOR - 0.01), candidate(gone, 0.8)]
+    offers = offered(candidates, {1: [job, engaged]})
+    assert [m.id for m in offers] == [2, 3, 4]  # the episode's memories, the closer first; then the cat
+    assert offered(candidates, {}, size=2) == [episode, cat]  # nothing drawn: the episode itself
+    assert offered([candidate(far, 0.1)], {}) == []
+
+
+def test_a_forget_request_that_matched_nothing_offers_what_is_close(tmp_path):
+    conversation = fake_conversation(tmp_path, ("Congratulations!", "OK."))
+    conversation.run_turn("My sister Clara just got engaged to a guy called Pete.")
+    conversation.wait()
+    written = []
+    conversation.run_turn("Please forget what I told you about Clara's wedding plans.",
+                          emit=lambda e: written.extend(getattr(e, "outcomes", [])))
+    conversation.wait()
+    services = conversation.services
+    assert any(o.reason == FORGET_UNMATCHED for o in written)
+    offers = [o for o in written if o.reason == FORGET_OFFER]
+    assert offers and all(services.memories.require(o.memory_id).status == "active" for o in offers)
+    assert any("Clara" in o.content for o in offers)
+    assert any("engaged" in text for text in active_texts(services))  # nothing went by itself
+
+
+def test_a_forget_request_that_matched_offers_nothing(tmp_path):
+    conversation = fake_conversation(tmp_path, ("Congratulations!", "OK."))
+    conversation.run_turn("My sister Clara just got engaged to a guy called Pete.")
+    conversation.wait()
+    written = []
+    conversation.run_turn("Please forget what I told you about Clara getting engaged.",
+                          emit=lambda e: written.extend(getattr(e, "outcomes", [])))
+    conversation.wait()
+    assert any(o.action == "deleted" for o in written)
+    assert not [o for o in written if o.reason in (FORGET_OFFER, FORGET_UNMATCHED)]
+    assert not any("engaged" in text for text in active_texts(fake_services(tmp_path)))
