@@ -1062,10 +1062,17 @@ def test_what_goes_on_telling_and_what_a_request_points_back_at_goes(tmp_path, t
      "please forget the deportation thing", ["deported"], ["Arsenal"]),
     (["Someone stole my bike from outside the library.", "I ride to work most days."],
      "Forget what I said about my bike getting stolen.", ["stole my bike"], ["ride to work"]),
+    (["My sister Clara just got engaged to a guy called Pete.", "Clara teaches maths in Derby."],
+     "Please forget Clara's engagement.", ["engaged"], ["maths"]),
+    (["My dad retired from the railway in June.", "Dad lives in Crewe."], "Forget the stuff about dad's retirement.",
+     ["retired"], ["Crewe"]),
+    (["I was treated for depression last year, it was rough.", "I run 5k on Saturdays."],
+     "please don't keep anything about my treatment", ["depression"], ["5k"]),
 ])
 def test_a_topic_reaches_what_was_told_in_another_form_of_its_word(tmp_path, told, asked, gone, kept):
-    """"losing my job" — "Lost my job", "the eviction stuff" — "evict us": an irregular past or the verb of a noun in
-    "-ion", which the light stemmer keeps apart. Found in review (round 18)."""
+    """"losing my job" — "Lost my job", "the eviction stuff" — "evict us", "Clara's engagement" — "got engaged": an
+    irregular past or the verb of a noun in "-ion" or "-ment", which the light stemmer keeps apart. Found in review
+    (round 18; "-ment" trying the forget offer as a user, round 25)."""
     _assert_forgets(tmp_path, told, asked, gone, kept)
 
 

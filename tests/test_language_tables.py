@@ -5,7 +5,7 @@ from datetime import datetime
 import pytest
 
 from memchat.memory.distill import draft_from_sentence, is_retirement, third_person
-from memchat.memory.episodes import episode_windows
+from memchat.memory.episodes import episode_windows, time_for
 from memchat.memory.query import sub_queries
 from memchat.memory.rules import forget_topic, topic_parts
 from memchat.memory.segment import split_sentences
@@ -122,6 +122,12 @@ def test_relative_times_resolve_against_the_message_time(text, label):
         # found in review: words that are no past tense
         ("I've got a meeting on the 23rd", "2026-05-23"), ("The last payment is on the 30th", "2026-04-30"),
         ("我3号过生日", "2026-05-03"),
+        # a weekday with no tense is the coming one (said on Monday 27 April; found trying it as a user, round 25)
+        ("I start my new job at Ocado on Monday.", "2026-05-04"), ("My op is on Friday, fingers crossed", "2026-05-01"),
+        ("I went to the gym on Friday.", "2026-04-24"), ("Clara got engaged on Saturday!", "2026-04-25"),
+        # a sentence in the past that drops its "I" ("Played…", "Moved…"), not a word ending in "ed" ("Red…")
+        ("Played bridge at the club on Sunday.", "2026-04-26"), ("Moved house on Saturday.", "2026-04-25"),
+        ("Red carpet do on Friday.", "2026-05-01"), ("Booked the venue on Friday.", "2026-05-01"),
     ],
 )
 def test_a_date_with_no_tense_is_the_nearer_one_ahead_rather_than_behind(text, label):
@@ -537,3 +543,17 @@ def test_an_episode_keeps_the_statement_told_before_a_question():
     assert any("糖尿病前期" in s and "啥子" not in s for s in kept), kept
     assert not any("八个人" in s for s in kept), kept
     assert kept_sentences("We're off to Spain in May, so how much cash should I take?") == ["We're off to Spain in May"]
+
+
+@pytest.mark.parametrize(("text", "sentence", "dated"), [
+    ("My sister Clara just got engaged. I start my new job at Ocado on Monday.", "My sister Clara just got engaged.",
+     False),
+    ("My sister Clara just got engaged. I start my new job at Ocado on Monday.", "I start my new job at Ocado on Monday.",
+     True),
+    ("Last Friday. Ran my first half marathon.", "Ran my first half marathon.", True),
+    ("We flew to Rome last week. It was amazing.", "It was amazing.", True),
+    ("I moved to Leeds last week. My dog is called Pip.", "My dog is called Pip.", False),
+])
+def test_a_window_s_time_is_the_time_of_the_sentence_that_said_it_and_of_what_leans_on_it(text, sentence, dated):
+    [window] = episode_windows(text, MONDAY)
+    assert (time_for(window, sentence) is not None) is dated

@@ -256,7 +256,10 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
     if name in ("weekday", "cn_weekday"):
         if name == "weekday":
             which, weekday = g[0].lower(), _WEEKDAY_SHORT.get(g[1].lower(), g[1].lower())
-            which = {"on": "next" if future else "last", "this past": "last", "this coming": "next"}.get(which, which)
+            # "on Monday" told in the past is the last Monday; with no tense ("I start at Ocado on Monday", "My
+            # op is on Friday") the next, as a day of the month with no tense is the nearer one ahead
+            which = {"on": "last" if past and not future else "next", "this past": "last",
+                     "this coming": "next"}.get(which, which)
         else:
             which = {"上": "last", "这": "this", "本": "this", "下": "next"}[g[0]]
             weekday = _CN_WEEKDAYS[g[1]]
@@ -317,11 +320,11 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
 
 _PAST = re.compile(r"\b(?:was|were|went|did|had|(?<!'ve )(?<!have )got|came|took|saw|met|left|made|gave|ran|paid|spent|"
                    r"ago|last (?:week|month|year|night|time|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b"
-                   r"|\b(?:i|we|he|she|they|you|it)\s+(?:\w+ly\s+|just\s+|only\s+)?"
-                   r"(?!(?:booked|scheduled|planned|arranged)\b)[a-z]+(?<!e)ed\b"
+                   r"|(?:\b(?:i|we|he|she|they|you|it)\s+|^\s*)(?:\w+ly\s+|just\s+|only\s+)?"
+                   r"(?!(?:booked|scheduled|planned|arranged)\b)[a-z]{2,}(?<!e)ed\b"
                    r"|了|[去回到搬办买]的", re.IGNORECASE)
 """A sentence told in the past: "on the 23rd" is then the last 23rd, not the next. "Booked for the 23rd"
-looks ahead."""
+looks ahead. A sentence may drop its "I" ("Played bridge at the club on Sunday")."""
 
 
 def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: bool,

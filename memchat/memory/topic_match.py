@@ -139,11 +139,14 @@ for _group in _IRREGULAR:
 
 def other_forms(term: str) -> frozenset[str]:
     """The index terms of a word's other forms: an irregular verb's ("los" — "lost"), and the verb of a noun in
-    "-ion" ("eviction" — "evict", "deportation" — "deport")."""
+    "-ion" ("eviction" — "evict", "deportation" — "deport") or "-ment" ("engagement" — "engaged", "retirement" —
+    "retired", "treatment" — "treated")."""
     forms = _FORMS.get(term, frozenset())
     for suffix in ("ation", "ion"):
         if term.endswith(suffix) and len(term) - len(suffix) >= 5:
             return forms | {term[:-len(suffix)]}
+    if term.endswith("ment") and len(term) - 4 >= 4:  # not "comment", "moment", "element"
+        return forms | {stem(term[:-4])}
     return forms
 
 

@@ -38,7 +38,7 @@ from memchat.memory.distill import (
     third_person,
 )
 from memchat.memory.endings import DYING, LIVING, object_terms, retired_terms
-from memchat.memory.episodes import EpisodeWindow, episode_windows, window_of
+from memchat.memory.episodes import EpisodeWindow, episode_windows, time_for, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import ForgetRequest, besides_forget, names_only_people
 from memchat.memory.items import MemoryStore
@@ -358,7 +358,7 @@ class MemoryWriter:
                         chosen[last] = f"{chosen[last]}, {clause}"
                     last = None
                     continue  # no slot, no date: what was said stays an episode, not a typed memory
-                when = windows[window].time if window is not None and draft.event_at is None else None
+                when = time_for(windows[window], sentence) if window is not None and draft.event_at is None else None
                 draft = replace(
                     draft,
                     event_at=draft.event_at if when is None else when.at.timestamp(),
