@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import fake_conversation, fake_services
 
-from memchat.memory.forget_offer import OFFER_FLOOR, offered
+from memchat.memory.forget_offer import DRAWN_FLOOR, OFFER_FLOOR, offered
 from memchat.memory.hand_forget import told_sentences
 from memchat.types import EPISODE, FORGET_OFFER, FORGET_UNMATCHED, Candidate, MemchatError, Memory, Signals
 
@@ -102,8 +102,11 @@ def test_an_offer_is_the_close_memories_with_an_episode_standing_as_what_was_dra
     candidates = [candidate(episode, 0.5), candidate(engaged, 0.3), candidate(cat, 0.4),
                   candidate(pinned, 0.9, ("pinned",)), candidate(far, OFFER_FLOOR - 0.01), candidate(gone, 0.8)]
     offers = offered(candidates, {1: [job, engaged]})
-    assert [m.id for m in offers] == [2, 3, 4]  # the episode's memories, the closer first; then the cat
+    assert [m.id for m in offers] == [2, 4]  # the episode's memory that is close too (not the job); then the cat
+    offers = offered([*candidates, candidate(job, DRAWN_FLOOR + 0.05)], {1: [job, engaged]})
+    assert [m.id for m in offers] == [2, 3, 4]  # both close: the closer first
     assert offered(candidates, {}, size=2) == [episode, cat]  # nothing drawn: the episode itself
+    assert offered(candidates, {1: [job]}, size=2) == [episode, cat]  # nothing drawn that is close: the same
     assert offered([candidate(far, 0.1)], {}) == []
 
 
@@ -121,6 +124,12 @@ def test_a_forget_request_that_matched_nothing_offers_what_is_close(tmp_path):
     assert offers and all(services.memories.require(o.memory_id).status == "active" for o in offers)
     assert any("Clara" in o.content for o in offers)
     assert any("engaged" in text for text in active_texts(services))  # nothing went by itself
+
+    picked = next(o.memory_id for o in offers if "engaged" in o.content)
+    conversation.forget_picked("Clara's wedding plans", [picked])
+    assert not any("engaged" in text for text in active_texts(services))
+    window = services.sessions.window(conversation.session.id)
+    assert not any("engaged" in m.content for m in window)  # the next prompt does not read it either
 
 
 def test_a_forget_request_that_matched_offers_nothing(tmp_path):

@@ -289,3 +289,26 @@ def _alive_after(services, told, request):
         services.writer.process(text, session_id=None, message_id=None, now=day * 86_400.0)
     services.writer.process(request, session_id=None, message_id=None, now=40 * 86_400.0)
     return " | ".join(m.content for m in services.memories.list_items(statuses=("active",), episodes=True))
+
+
+def test_a_forget_request_that_matched_nothing_offers_the_memory_it_meant_and_takes_only_what_is_picked(real_services):
+    """'wedding plans' shares no word with 'got engaged': nothing goes by itself, and only the real embedder
+    knows the engagement is close enough to offer."""
+    from memchat.types import FORGET_OFFER, FORGET_UNMATCHED
+
+    conversation = open_conversation(real_services, "s")
+    conversation.run_turn("My sister Clara just got engaged to a guy called Pete. I start my new job at Ocado on Monday.")
+    conversation.wait()
+    written = []
+    conversation.run_turn("Please forget the stuff about my sister's wedding plans.",
+                          emit=lambda event: written.extend(getattr(event, "outcomes", [])))
+    conversation.wait()
+    assert any(o.reason == FORGET_UNMATCHED for o in written)
+    offers = [o for o in written if o.reason == FORGET_OFFER]
+    engaged = [o.memory_id for o in offers if "engaged" in o.content]
+    assert engaged and not any("Ocado" in o.content for o in offers)
+    active = lambda: [m.content for m in real_services.memories.list_items(statuses=("active",), episodes=True)]  # noqa: E731
+    assert any("engaged" in text for text in active())
+    conversation.forget_picked("my sister's wedding plans", engaged)
+    assert not any("engaged" in text for text in active())
+    assert any("Ocado" in text for text in active())  # what else that message said stays

@@ -15,21 +15,25 @@ from memchat.types import Candidate, Memory
 OFFER_SIZE = 3
 OFFER_FLOOR = 0.2
 """Relevance (see `Candidate.relevance`) a memory needs to be offered: below it, nothing is close."""
+DRAWN_FLOOR = 0.1
+"""An episode close to the topic stands for those of its typed memories that are at least this close themselves
+(the message told the engagement and the new job: "wedding plans" offers the engagement alone)."""
 _SEARCHED = frozenset({"vector", "keyword", "concept"})
 """Routes that found a memory by the topic itself (not a pin, a slot or a date)."""
 
 
 def offered(candidates: list[Candidate], drawn: Mapping[int, list[Memory]], size: int = OFFER_SIZE) -> list[Memory]:
     """The active memories to offer, closest first. An episode close to the topic is offered as the typed
-    memories drawn from it (`drawn`, by episode id), the closest of them first: picking one takes the
-    sentences that told it, not the whole message; an episode nothing was drawn from is offered itself. Pure."""
+    memories drawn from it (`drawn`, by episode id) that are close too, the closest first: picking one takes
+    the sentences that told it, not the whole message; an episode with none such is offered itself. Pure."""
     ranked = sorted((c for c in candidates if c.memory.status == "active" and _SEARCHED & set(c.routes)
                      and c.relevance >= OFFER_FLOOR), key=lambda c: -c.relevance)
     relevance = {c.memory.id: c.relevance for c in candidates}
     chosen: dict[int, Memory] = {}
     for candidate in ranked:
         memory = candidate.memory
-        parts = sorted(drawn.get(memory.id, []), key=lambda m: -relevance.get(m.id, 0.0)) if memory.is_episode else []
+        parts = sorted((m for m in drawn.get(memory.id, []) if relevance.get(m.id, 0.0) >= DRAWN_FLOOR),
+                       key=lambda m: -relevance.get(m.id, 0.0)) if memory.is_episode else []
         for offer in parts or [memory]:
             if len(chosen) < size:
                 chosen.setdefault(offer.id, offer)

@@ -38,6 +38,7 @@ from memchat.types import (
     ChatMessage,
     ExtractionFailure,
     MemchatError,
+    Memory,
     MemoryWritten,
     Message,
     PromptAssembled,
@@ -354,6 +355,22 @@ class Conversation:
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
         return outcomes
+
+    def forget_picked(self, topic: str, memory_ids: list[int]) -> list[Memory]:
+        """What the user picked from the memories offered for a forget request that matched nothing goes as the
+        request would have taken it: each memory with the sentences that told it (see `MemoryWriter.forget_one`),
+        the exchanges that said them out of the chat window, their names out of the rolling summaries."""
+        services, sessions = self.services, self.services.sessions
+        gone = [m for memory_id in memory_ids for m in services.writer.forget_one(memory_id)]
+        said = {m.source_message for m in gone if m.source_message is not None}
+        window = {m.id for m in sessions.window(self.session.id)}
+        with services.db.transaction():
+            sessions.drop_exchanges(sorted(said & window))
+            for session in sessions.all():
+                kept = drop_topic(session.summary, topic, [m.content for m in gone])
+                if kept != session.summary:
+                    sessions.set_summary(session.id, kept)
+        return gone
 
     def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit,
                  forgotten: list[WriteOutcome] | None) -> None:

@@ -233,8 +233,7 @@ class ChatScreen(MemoryScreen):
     def _offer_forget(self, topic: str, offers: list[tuple[int, str]]) -> None:
         """A forget request matched nothing by its words: the user picks from the closest memories."""
         def save(ids: list[int]) -> str:
-            for memory_id in ids:
-                self.services.writer.forget_one(memory_id)
+            self.conversation.forget_picked(topic, ids)
             return f"Forgot {', '.join(f'#{i}' for i in ids)} — press u to undo."
 
         def saved(ids: list[int] | None) -> None:
