@@ -143,3 +143,16 @@ def test_a_forget_request_that_matched_offers_nothing(tmp_path):
     assert any(o.action == "deleted" for o in written)
     assert not [o for o in written if o.reason in (FORGET_OFFER, FORGET_UNMATCHED)]
     assert not any("engaged" in text for text in active_texts(fake_services(tmp_path)))
+
+
+def test_what_an_episode_keeps_carries_its_own_date_not_the_one_of_the_sentences_that_went(tmp_path):
+    conversation = fake_conversation(tmp_path, ("Nice!",))
+    conversation.run_turn("My sister Clara got engaged last spring. I start my new job at Ocado on Monday.")
+    conversation.wait()
+    services = conversation.services
+    [episode] = [m for m in services.memories.list_items(episodes=True) if m.is_episode]
+    assert episode.event_text == "last spring"
+    engaged = next(m for m in services.memories.list_items() if "engaged" in m.content)
+    services.writer.forget_one(engaged.id)
+    kept = services.memories.require(episode.id)
+    assert (kept.content, kept.event_text) == ("I start my new job at Ocado on Monday.", "on Monday")

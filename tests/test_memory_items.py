@@ -42,6 +42,24 @@ def test_edit_reembeds_and_reindexes(store):
     assert store.check_integrity() == []
 
 
+def test_an_edit_that_changes_the_date_said_changes_the_date_stored(store):
+    from datetime import datetime
+
+    from memchat.memory.timeexpr import first_time
+
+    said = datetime(2026, 4, 27, 10, 0).timestamp()  # a Monday
+    when = first_time("The user's op is on Friday.", said)
+    memory = store.add(MemoryDraft(kind="event", content="The user's op is on Friday.", event_at=when.at.timestamp(),
+                                   event_text=when.expression, event_grain=when.grain), now=said)
+    moved = store.edit(memory.id, "The user's op is on Thursday.")
+    assert (moved.event_text, datetime.fromtimestamp(moved.event_at).date().isoformat()) == ("on Thursday", "2026-04-30")
+    undated = store.edit(memory.id, "The user's op went well.")
+    assert (undated.event_at, undated.event_text, undated.event_grain) == (None, "", "")
+    kept = store.add(MemoryDraft(kind="event", content="It was amazing.", event_at=said, event_text="last week",
+                                 event_grain="week"), now=said)  # a date from the sentence it leans on stays
+    assert store.edit(kept.id, "It was wonderful.").event_text == "last week"
+
+
 def test_purge_removes_row_fts_entry_and_vector(store):
     memory = store.add(draft("The user owns a red bicycle."))
     store.purge(memory.id)

@@ -22,6 +22,7 @@ from memchat.memory.secrets import secret_kind
 from memchat.memory.slots import embedding_text
 from memchat.memory.store import Database, Row
 from memchat.memory.terms import index_text, query_terms
+from memchat.memory.timeexpr import first_time
 from memchat.memory.vector_index import VectorIndex, bump_epoch
 from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
 
@@ -131,17 +132,24 @@ class MemoryStore:
         return self.require(memory_id)
 
     def edit(self, memory_id: int, content: str, now: float | None = None) -> Memory:
-        """New text for a memory: re-embedded and re-indexed in one transaction."""
+        """New text for a memory: re-embedded and re-indexed in one transaction. A date its old text said and the
+        new one does not say any more follows the text: resolved again from what it says now (against the time
+        the memory was told), or dropped."""
         memory = self.require(memory_id)
         content = " ".join(content.split())
         if not content:
             raise MemchatError("a memory needs some text", "to remove it use forget or purge")
         _refuse_secrets(content)
         vector = self.vector(embedding_text(memory.attribute, content))  # prepared, or computed now
+        dated = (memory.event_at, memory.event_text, memory.event_grain)
+        if memory.event_text and memory.event_text in memory.content and memory.event_text not in content:
+            when = first_time(content, memory.created_at)
+            dated = (when.at.timestamp(), when.expression, when.grain) if when else (None, "", "")
         with self.db.transaction():
             self.db.execute(
-                "UPDATE memories SET content = ?, search_terms = ?, updated_at = ? WHERE id = ?",
-                (content, index_text(content), time.time() if now is None else now, memory_id),
+                "UPDATE memories SET content = ?, search_terms = ?, updated_at = ?, event_at = ?, event_text = ?, "
+                "event_grain = ? WHERE id = ?",
+                (content, index_text(content), time.time() if now is None else now, *dated, memory_id),
             )
             self.db.execute("DELETE FROM memories_vec WHERE rowid = ?", (memory_id,))
             bump_epoch(self.db)

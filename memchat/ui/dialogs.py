@@ -210,7 +210,7 @@ class ForgetOfferDialog(SavingDialog[list[int]]):
         self._topic, self._offers = topic, offers
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog offer"):
             yield Label(f"Nothing matched “{self._topic}”", classes="dialog-title", markup=False)
             yield Static("So nothing was forgotten. These memories are the closest to it: tick the ones you "
                          "meant (Space), then Ctrl+S forgets them (with the sentences that said them; u undoes).",
