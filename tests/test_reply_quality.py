@@ -110,6 +110,20 @@ def test_a_reply_that_says_a_sentence_of_its_own_again_is_a_loop():
     assert loops_back("我觉得你应该早点休息，明天再说吧。我觉得你应该早点休息，明天再说吧。") == 17
 
 
+def test_a_reply_that_says_two_of_its_sentences_again_with_a_word_changed_is_a_loop():
+    """The 135M model's paragraph loop seldom comes back word for word: "family" becomes "friends"."""
+    first = "I love spending time with my family on weekends. We often go hiking in the mountains near our home. "
+    again = "I love spending time with my friends on weekends. We often go hiking in the hills near our home. "
+    between = "It is always a lot of fun for all of us. "
+    assert loops_back(first + between + again) == len(first + between)
+    # one sentence alike is a list, not a loop; so are steps that differ in more than a word or two
+    steps = ("Add one cup of flour to the bowl and stir it well. Then add one cup of sugar to the bowl and stir it "
+             "well. Then add one cup of milk to the bowl and stir it well. Bake it for twenty minutes in a hot oven.")
+    assert loops_back(steps) is None
+    assert loops_back(first + between + "I love spending time with my friends on weekends. Last Sunday we baked "
+                      "bread together and it came out beautifully.") is None
+
+
 def test_a_looping_reply_ends_where_the_loop_began(tmp_path):
     conv = fake_conversation(tmp_path)
     engine = conv.services.engine

@@ -16,7 +16,8 @@ A repeat is a reply ≥ 0.9 similar to an earlier one, or one opening with an ea
 words and ≥ 0.6 similar (a template with a word swapped).
 
 The first reply that passes is final; if none does, the least similar one is. Whatever the attempt, a reply
-that says a sentence of its own a second time (`loops_back`: a small model looping) ends where the loop began.
+that says a sentence of its own a second time, or two in a row again with a word or two changed (`loops_back`: a
+small model looping), ends where the loop began.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from memchat.engine.protocol import Sampling
 from memchat.types import ChatMessage
@@ -46,24 +48,49 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 LOOP_WORDS = 6
 """A sentence at least this long said a second time in one reply is a loop: the reply ends before it."""
+NEAR_REPEAT = 0.85
+"""Two sentences in a row that each say an earlier pair of the reply again this closely (`similarity`, a word or
+two changed) are a loop too; one such sentence alone is not ("Add one cup of flour… Then add one cup of sugar…")."""
 
 
 def loops_back(reply: str, min_words: int = LOOP_WORDS) -> int | None:
     """Where a reply starts saying again what it already said ("I've been thinking of you lately… I've been thinking
-    of you lately…", a small model's loop): the index at which a finished sentence of at least `min_words` words
-    that the reply already said begins, or None. Pure; words compared as `words` reads them."""
+    of you lately…", a small model's loop, or a paragraph again with a word changed): the index at which a finished
+    sentence of at least `min_words` words that the reply already said begins, or the first of two such sentences
+    in a row that near-repeat an earlier pair, or None. Pure; words compared as `words` reads them."""
     seen: set[tuple[str, ...]] = set()
+    said: list[tuple[int, tuple[str, ...]]] = []  # (start, words) of each finished sentence long enough
     for match in _SENTENCE.finditer(reply):
         sentence = match.group(0)
         if not re.search(r"[.!?。！？]\s*$", sentence) and match.end() == len(reply):
             break  # still being written
-        said = tuple(words(sentence))
-        if len(said) < min_words:
+        these = tuple(words(sentence))
+        if len(these) < min_words:
             continue
-        if said in seen:
-            return match.start() + len(sentence) - len(sentence.lstrip())
-        seen.add(said)
+        start = match.start() + len(sentence) - len(sentence.lstrip())
+        if these in seen:
+            return start
+        seen.add(these)
+        said.append((start, these))
+        if len(said) >= 4 and _near_pair(said):
+            return said[-2][0]
     return None
+
+
+def _near_pair(said: list[tuple[int, tuple[str, ...]]]) -> bool:
+    """Whether the last two sentences near-repeat two earlier sentences in a row."""
+    (_, one), (_, two) = said[-2], said[-1]
+    for index in range(len(said) - 3):
+        first, second = said[index][1], said[index + 1][1]
+        if _ratio(one, first) >= NEAR_REPEAT and _ratio(two, second) >= NEAR_REPEAT:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    """`similarity` of two sentences' words; cached, as a streamed reply is checked again at every piece."""
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
 def words(text: str) -> list[str]:
