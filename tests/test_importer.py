@@ -47,3 +47,25 @@ def test_a_malformed_line_imports_nothing(tmp_path, bad, message):
         import_transcript(services, write(tmp_path / "t.jsonl", [*LINES[:2], bad, LINES[3]]))
     assert services.db.scalar("SELECT COUNT(*) FROM messages") == 0
     assert services.memories.count() == 0
+
+
+def test_a_forget_request_in_imported_chats_that_matched_nothing_is_reported_with_what_is_close(tmp_path):
+    from memchat.cli.transfer_cmds import summary_lines
+    from memchat.pipeline.importer import import_file
+
+    services = fake_services(tmp_path)
+    report = import_file(services, write(tmp_path / "t.jsonl", [
+        {"session": "a", "role": "user", "content": "My sister Clara just got engaged to a guy called Pete.",
+         "ts": "2026-03-01T10:00:00"},
+        {"session": "b", "role": "user", "content": "Please forget what I told you about Clara's wedding plans.",
+         "ts": "2026-03-05T10:00:00"},
+        {"session": "b", "role": "user", "content": "Forget that I live in Lisbon.", "ts": "2026-03-05T10:01:00"},
+    ]))
+    assert report.unmatched_forgets == ["Clara's wedding plans", "I live in Lisbon"]  # never said: nothing to forget
+    offers = report.forget_offers["Clara's wedding plans"]
+    assert offers and any("engaged" in m.content for m in offers)
+    assert any("engaged" in m.content for m in services.memories.list_items())  # nothing went by itself
+    lines = summary_lines(report, 1.0)
+    assert any("matched nothing, so nothing was forgotten: \"Clara's wedding plans\"" in line for line in lines)
+    assert any(line.startswith("  #") and "engaged" in line for line in lines)
+    assert report.summary()["unmatched_forget_requests"][0]["topic"] == "Clara's wedding plans"

@@ -96,6 +96,12 @@ def summary_lines(report: ImportReport, seconds: float) -> list[str]:
     if report.left_out:
         lines.append("left out: " + ", ".join(f"{n} {why}" for why, n in report.left_out.most_common()))
     lines += [f"not imported: {bad}" for bad in report.bad]
+    for topic in report.unmatched_forgets:  # what the user asked to forget must not stay without a word
+        offers = report.forget_offers.get(topic, [])
+        lines.append(f"a forget request matched nothing, so nothing was forgotten: {topic!r}"
+                     + (" — closest memories (`memchat memory forget ID` forgets one):" if offers else
+                        " — and nothing stored is close to it"))
+        lines += [f"  #{m.id}: {m.content}" for m in offers]
     return lines
 
 

@@ -60,6 +60,7 @@ def import_conversations(services: Services, conversations: list[ImportedConvers
             if message.role == "user":
                 outcomes, failures = extraction.extract(services, message, text)
                 report.outcomes.extend(outcomes)
+                report.heard(text, outcomes)
                 report.failures += len(failures)
                 on_progress(ImportProgress(done, progress.total, session.name))
         progress = ImportProgress(done, progress.total, session.name)

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from memchat.types import WriteOutcome
+from memchat.memory.rules import forget_request
+from memchat.types import FORGET_UNMATCHED, Memory, WriteOutcome
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,17 @@ class ImportReport:
     """Messages an interrupted earlier run stored but had not extracted, extracted now."""
     restored: int = 0
     """Memories restored from a memories export."""
+    unmatched_forgets: list[str] = field(default_factory=list)
+    """Topics of forget requests in the imported chats that matched nothing, so forgot nothing."""
+    forget_offers: dict[str, list[Memory]] = field(default_factory=dict)
+    """For each of those topics, the memories closest to it once the import is done, for the user to look at."""
+
+    def heard(self, text: str, outcomes: list[WriteOutcome]) -> None:
+        """Note a forget request of the user's that matched nothing (`text`: what they said)."""
+        if any(o.reason == FORGET_UNMATCHED for o in outcomes) and not any(o.action == "deleted" for o in outcomes):
+            request = forget_request(text)
+            if request is not None and request.topic and request.topic not in self.unmatched_forgets:
+                self.unmatched_forgets.append(request.topic)
 
     def counts(self) -> dict[str, int]:
         tally: dict[str, int] = {}
@@ -75,4 +87,8 @@ class ImportReport:
             "resumed_extractions": self.resumed,
             "skipped_lines": self.skipped,
             "memories_restored": self.restored,
+            "unmatched_forget_requests": [
+                {"topic": topic, "closest": [{"id": m.id, "content": m.content} for m in self.forget_offers.get(topic, [])]}
+                for topic in self.unmatched_forgets
+            ],
         }

@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memchat.memory.forget_offer import closest
 from memchat.memory.rules import notes_from
 from memchat.pipeline import chatgpt_export, claude_export, extraction, import_formats, memory_restore
 from memchat.pipeline.conversation_import import import_conversations
@@ -113,7 +114,7 @@ def import_file(services: Services, path: Path, *, skip_bad: bool = False,
     loaded = import_formats.load(data, source)
     report = ImportReport(kind=loaded.kind)
     if loaded.kind == import_formats.TRANSCRIPT:
-        return import_lines(services, parse_lines(data, source), report, on_progress)
+        return _with_forget_offers(services, import_lines(services, parse_lines(data, source), report, on_progress))
     if loaded.kind == import_formats.MEMORIES:
         report.restored = memory_restore.restore(services, memory_restore.parse(data, source), on_progress)
         return report
@@ -127,7 +128,15 @@ def import_file(services: Services, path: Path, *, skip_bad: bool = False,
                 raise BadConversation(f"{source}: {error.message}",
                                       f"{error.hint}; nothing was imported (--skip-bad imports the others)") from error
             report.bad.append(error.message)
-    return import_conversations(services, conversations, report, on_progress)
+    return _with_forget_offers(services, import_conversations(services, conversations, report, on_progress))
+
+
+def _with_forget_offers(services: Services, report: ImportReport) -> ImportReport:
+    """A forget request in the imported chats that matched nothing forgot nothing: the report says so, with the
+    memories closest to what it named (an import cannot ask; the user can forget one by its id)."""
+    for topic in report.unmatched_forgets:
+        report.forget_offers[topic] = closest(services.recaller, topic)
+    return report
 
 
 def import_transcript(services: Services, path: Path) -> ImportReport:
@@ -155,6 +164,7 @@ def import_lines(services: Services, lines: list[TranscriptLine], report: Import
         if line.role == "user":
             outcomes, failures = extraction.extract(services, message, line.content)
             report.outcomes.extend(outcomes)
+            report.heard(line.content, outcomes)
             report.failures += len(failures)
     on_progress(ImportProgress(len(lines), len(lines)))
     return report
