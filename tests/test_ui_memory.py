@@ -340,3 +340,20 @@ async def test_a_forget_request_with_nothing_close_says_nothing_was_forgotten(ap
         await chat(pilot, app, "Please forget what I told you about my dentist.")
         await wait_until(pilot, lambda: any("nothing was forgotten" in n.message for n in app._notifications))
         assert not isinstance(app.screen, ForgetOfferDialog)
+
+
+async def test_forgetting_a_fact_by_key_takes_the_words_that_said_it_and_undo_brings_them_back(app):
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "My sister Clara just got engaged to a guy called Pete. I start my new job at Ocado on Monday.")
+        memories = app.services.memories
+        engaged = next(m for m in memories.list_items() if "engaged" in m.content)
+        active = lambda: [m.content for m in memories.list_items(statuses=("active",), episodes=True)]  # noqa: E731
+        await chat(pilot, app, "Who did Clara get engaged to?")
+        await select_candidate(pilot, app, engaged.id)
+        await pilot.press("f")
+        assert not any("engaged" in text for text in active())
+        assert any("Ocado" in text for text in active())
+        assert any("words of yours that said it" in n.message for n in app._notifications)
+        await pilot.press("u")
+        assert any("engaged" in text and not text.startswith("The user") for text in active())  # the words are back
+        assert memories.require(engaged.id).status == "active"

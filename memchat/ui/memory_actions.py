@@ -130,7 +130,9 @@ class MemoryScreen(Screen):
             notify_error(self, error)
             return
         self.forget_log.push(memory.id, memory.status)
-        said = "" if len(gone) == 1 else " and what you said of it"
+        others = len(gone) - 1
+        said = ("" if not others else f" and the {others} memor{'y' if others == 1 else 'ies'} drawn from it"
+                if memory.is_episode else " and the words of yours that said it")
         self.notify(f"Forgot #{memory.id}{said} — press u to undo.", title="forgotten")
         self._changed(memory.id)
 
