@@ -1372,3 +1372,14 @@ def test_the_things_just_told_go_by_their_order(tmp_path, told, asked, gone, kep
 ])
 def test_a_story_named_by_its_kind_of_trouble(tmp_path, told, asked, gone, kept):
     _assert_forgets(tmp_path, told, asked, gone, kept)
+
+
+@pytest.mark.parametrize(("told", "asked"), [
+    (["My parents live apart now, it's been hard."], "forget about my apartment"),
+    (["Our flight departs from Gatwick at 6am."], "forget my department"),
+    (["I managed to fix the boiler myself."], "forget the management stuff"),
+    (["I settled the argument with my neighbour."], "forget the settlement"),
+])
+def test_a_noun_in_ment_reaches_only_a_verb_of_the_same_event(tmp_path, told, asked):
+    """Found in review (round 25): a suffix rule made "apartment" reach "apart" and "management" "managed to"."""
+    _assert_forgets(tmp_path, told, asked, [], [told[0].split()[1]])

@@ -8,7 +8,16 @@ from helpers import fake_conversation, fake_services
 
 from memchat.memory.forget_offer import DRAWN_FLOOR, OFFER_FLOOR, offered
 from memchat.memory.hand_forget import told_sentences
-from memchat.types import EPISODE, FORGET_OFFER, FORGET_UNMATCHED, Candidate, MemchatError, Memory, Signals
+from memchat.types import (
+    EPISODE,
+    FORGET_OFFER,
+    FORGET_UNMATCHED,
+    Candidate,
+    MemchatError,
+    Memory,
+    MemoryDraft,
+    Signals,
+)
 
 TOLD = "My sister Clara just got engaged to a guy called Pete. I start my new job at Ocado on Monday."
 
@@ -156,3 +165,58 @@ def test_what_an_episode_keeps_carries_its_own_date_not_the_one_of_the_sentences
     services.writer.forget_one(engaged.id)
     kept = services.memories.require(episode.id)
     assert (kept.content, kept.event_text) == ("I start my new job at Ocado on Monday.", "on Monday")
+
+
+def test_restoring_brings_back_what_went_with_it_and_nothing_forgotten_on_its_own(tmp_path):
+    """Found in review (round 25): an episode's restore brought back a fact forgotten by request before it, and a
+    fact's restore left its episode forgotten because that other fact pointed at it too."""
+    conversation = fake_conversation(tmp_path, ("Congratulations!", "OK."))
+    conversation.run_turn(TOLD)
+    conversation.wait()
+    conversation.run_turn("Please forget that I start a new job at Ocado.")
+    conversation.wait()
+    services = conversation.services
+    job = next(m for m in services.memories.list_items(statuses=("deleted",)) if "Ocado" in m.content)
+    [episode] = [m for m in services.memories.list_items(episodes=True) if m.is_episode]
+    engaged = next(m for m in services.memories.list_items() if "engaged" in m.content)
+
+    services.writer.forget_one(episode.id)
+    services.writer.restore_one(episode.id)
+    assert services.memories.require(job.id).status == "deleted"  # forgotten on its own: stays so
+    assert services.memories.require(engaged.id).status == "active"
+
+    services.writer.forget_one(engaged.id)
+    services.writer.restore_one(engaged.id)
+    assert services.memories.require(engaged.id).status == "active"
+    assert any("engaged" in text and not text.startswith("The user") for text in active_texts(services))
+    assert services.memories.require(job.id).status == "deleted"
+
+
+def test_a_pending_memory_forgotten_with_its_episode_comes_back_pending(tmp_path):
+    services = fake_services(tmp_path)
+    episode = services.memories.add(MemoryDraft(kind=EPISODE, content="Actually I might be moving to Leeds."))
+    pending = services.memories.add(MemoryDraft(kind="fact", content="The user lives in Leeds.", attribute="home",
+                                                origin_id=episode.id), status="pending")
+    services.writer.forget_one(episode.id)
+    assert services.memories.require(pending.id).status == "deleted"
+    services.writer.restore_one(episode.id)
+    assert services.memories.require(pending.id).status == "pending"  # not made current truth by an undo
+    pending = services.memories.require(pending.id)
+    drawn = {episode.id: services.memories.distilled_from(episode.id)}
+    offers = offered([candidate(services.memories.require(episode.id), 0.9), candidate(pending, 0.9)], drawn)
+    assert [m.id for m in offers] == [episode.id]  # a pending memory is never offered in its episode's place
+
+
+def test_purging_what_was_forgotten_keeps_what_else_its_sentence_told(tmp_path):
+    services, episode, engaged = told_once(tmp_path)
+    sister = next(m for m in services.memories.list_items() if m.kind == "relation" and "Clara" in m.content)
+    services.writer.forget_one(engaged.id)
+    piece = services.memories.require(services.memories.require(engaged.id).origin_id)
+    services.memories.purge(piece.id)
+    assert services.memories.require(sister.id).status == "active"
+
+
+def test_the_sentences_that_told_a_fact_include_a_tie_and_what_leans_on_them():
+    episode = memory(1, "Huge news from my sister Clara! She and Pete got engaged last night. Anyway, work is busy.",
+                     EPISODE)
+    assert told_sentences(memory(2, "Clara, the user's sister, is engaged to Pete."), episode) == [0, 1]

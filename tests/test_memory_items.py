@@ -51,8 +51,10 @@ def test_an_edit_that_changes_the_date_said_changes_the_date_stored(store):
     when = first_time("The user's op is on Friday.", said)
     memory = store.add(MemoryDraft(kind="event", content="The user's op is on Friday.", event_at=when.at.timestamp(),
                                    event_text=when.expression, event_grain=when.grain), now=said)
-    moved = store.edit(memory.id, "The user's op is on Thursday.")
+    moved = store.edit(memory.id, "The user's op is on Thursday.", said_at=said)  # what is left of a telling
     assert (moved.event_text, datetime.fromtimestamp(moved.event_at).date().isoformat()) == ("on Thursday", "2026-04-30")
+    edited = store.edit(memory.id, "The user's op is on Friday.")  # by hand: the Friday after the edit
+    assert edited.event_at == first_time("The user's op is on Friday.", edited.updated_at).at.timestamp()
     undated = store.edit(memory.id, "The user's op went well.")
     assert (undated.event_at, undated.event_text, undated.event_grain) == (None, "", "")
     kept = store.add(MemoryDraft(kind="event", content="It was amazing.", event_at=said, event_text="last week",

@@ -28,6 +28,7 @@ EXPECTED_TABLES = {
     9: {"imported_conversations", "memory_sources"},
     10: {"drafts"},
     11: {"memories_fts"},
+    12: {"forgotten_with"},
 }
 
 

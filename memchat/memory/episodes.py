@@ -176,21 +176,25 @@ def episode_windows(text: str, said_at: float) -> list[EpisodeWindow]:
     return windows
 
 
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence cannot stand alone and goes on from the one before ("She is 7.", "So we sold it.")."""
+    return bool(_DEPENDENT.match(sentence))
+
+
 def time_for(window: EpisodeWindow, sentence: str) -> ResolvedTime | None:
-    """The window's time, if it is the time of `sentence` too: said in it, in a bare fragment of the window
-    ("Last Friday. Ran my first half marathon."), or in the sentence before one that leans on it ("We flew to
-    Rome last week. It was amazing."). Not another statement's: in "My sister got engaged. I start at Ocado on
-    Monday." Monday is the job's. Pure."""
+    """The window's time, if it can be the time of `sentence` too: said in it, in a sentence before it (the story
+    goes on: "Had my interview at Monzo on Monday. I got the job!"), or in a bare fragment ("Ran my first half
+    marathon. Last Friday."). Not a time a later statement gives: in "My sister got engaged. I start at Ocado on
+    Monday." Monday is the job's, not the engagement's. Pure."""
     time = window.time
     if time is None:
         return None
     probe = sentence.strip()
     own = next((i for i, s in enumerate(window.sentences) if probe and (probe in s or s in probe)), None)
     dated = next((i for i, s in enumerate(window.sentences) if time.expression in s), None)
-    if own is None or dated is None or own == dated or _words(window.sentences[dated]) <= 4:
+    if own is None or dated is None or dated <= own or _words(window.sentences[dated]) <= 4:
         return time
-    leaning = all(_DEPENDENT.match(window.sentences[i]) for i in range(dated + 1, own + 1))
-    return time if own > dated and leaning else None
+    return None
 
 
 def window_of(windows: list[EpisodeWindow], sentence: str) -> int | None:

@@ -32,7 +32,8 @@ def offered(candidates: list[Candidate], drawn: Mapping[int, list[Memory]], size
     chosen: dict[int, Memory] = {}
     for candidate in ranked:
         memory = candidate.memory
-        parts = sorted((m for m in drawn.get(memory.id, []) if relevance.get(m.id, 0.0) >= DRAWN_FLOOR),
+        parts = sorted((m for m in drawn.get(memory.id, []) if m.status == "active"
+                        and relevance.get(m.id, 0.0) >= DRAWN_FLOOR),
                        key=lambda m: -relevance.get(m.id, 0.0)) if memory.is_episode else []
         for offer in parts or [memory]:
             if len(chosen) < size:

@@ -7,14 +7,19 @@ row would leave its episode active, and recall would put the same fact back in t
 - forgetting a typed memory takes the sentences of its episode that told it: they move to an episode row
   of their own, forgotten with it, and the episode keeps what else the message said ("My sister Clara got
   engaged. I start my new job on Monday.": forgetting the engagement keeps the job). The typed memory now
-  points at that row, so restoring it brings back exactly the sentences that went;
-- forgetting an episode takes the typed memories distilled from it, and restoring it brings them back.
+  points at that row;
+- forgetting an episode takes the typed memories drawn from it.
 
-Forgetting stays soft (status `deleted`); `purge` is the hard delete.
+What went with a memory is recorded (`forgotten_with`, each row with the status it had), so restoring it
+brings back exactly that: not what was forgotten on its own before or after, and a pending memory comes back
+pending. Forgetting stays soft (status `deleted`); `purge` is the hard delete.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from memchat.memory.episodes import leans_back
 from memchat.memory.items import MemoryStore
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import embedding_text
@@ -22,22 +27,28 @@ from memchat.memory.terms import search_terms
 from memchat.types import EPISODE, MemchatError, Memory, MemoryDraft
 
 ALSO_TOLD = 0.6
-"""A typed memory came from one sentence of its episode — the one sharing most of its words — and any other
-sentence holding this share of its words told it again."""
+"""A typed memory came from the sentences of its episode that share most of its words; any other sentence
+holding this share of its words told it again."""
 _USER_WORDS = frozenset(search_terms("the user user's their they 用户"))
 
 
 def told_sentences(memory: Memory, episode: Memory) -> list[int]:
-    """Which of the episode's sentences (by position) told the typed `memory`. Pure."""
+    """Which of the episode's sentences (by position) told the typed `memory`: those sharing most of its words
+    (all of them on a tie), any other sharing `ALSO_TOLD` of them, and the sentences right after one of these
+    that lean on it ("Huge news from my sister Clara! She and Pete got engaged."). Pure."""
     sentences = split_sentences(episode.content)
     words = set(search_terms(memory.content)) - _USER_WORDS
     if len(sentences) <= 1 or not words:
         return list(range(len(sentences))) if len(sentences) == 1 else []
     shares = [len(words & set(search_terms(s))) / len(words) for s in sentences]
-    if not max(shares):
+    best = max(shares)
+    if not best:
         return []
-    best = max(range(len(shares)), key=shares.__getitem__)
-    return sorted({best} | {i for i, share in enumerate(shares) if share >= ALSO_TOLD})
+    told = {i for i, share in enumerate(shares) if share == best or share >= ALSO_TOLD}
+    for index in range(1, len(sentences)):
+        if index - 1 in told and leans_back(sentences[index]):
+            told.add(index)
+    return sorted(told)
 
 
 def forget(store: MemoryStore, memory_id: int) -> list[Memory]:
@@ -46,21 +57,17 @@ def forget(store: MemoryStore, memory_id: int) -> list[Memory]:
     if memory.status == "deleted":
         raise MemchatError(f"#{memory_id} is already forgotten", f"`memchat memory restore {memory_id}` undoes it")
     if memory.is_episode:
-        with store.db.transaction():
-            gone = [store.set_status(memory.id, "deleted")]
-            gone += [store.set_status(child.id, "deleted") for child in store.distilled_from(memory.id)]
-        return gone
+        return _forget_all(store, memory, [memory, *store.distilled_from(memory.id)])
     episode = store.get(memory.origin_id) if memory.origin_id is not None else None
     if episode is None or not episode.is_episode or episode.status != "active":
-        return [store.set_status(memory.id, "deleted")]
+        return _forget_all(store, memory, [memory])
     sentences = split_sentences(episode.content)
     told = told_sentences(memory, episode)
+    if not told:  # no word of it in any sentence (a model's rewording): nothing tells which sentence said it
+        return _forget_all(store, memory, [memory])
     kept = " ".join(s for i, s in enumerate(sentences) if i not in told)
-    if not told:  # no word of it in any sentence (a model's rewording): nothing to tell which sentence said it
-        return [store.set_status(memory.id, "deleted")]
     if not kept:
-        with store.db.transaction():
-            return [store.set_status(memory.id, "deleted"), store.set_status(episode.id, "deleted")]
+        return _forget_all(store, memory, [memory, episode])
     piece = " ".join(sentences[i] for i in told)
     dated = episode.event_text in piece  # the time the episode carried, if the piece said it
     draft = MemoryDraft(
@@ -72,25 +79,29 @@ def forget(store: MemoryStore, memory_id: int) -> list[Memory]:
     with store.prepared([MemoryStore.embedding_input(draft), embedding_text(episode.attribute, kept)]), \
             store.db.transaction():
         split_off = store.add(draft, now=episode.created_at, status="deleted")
-        store.edit(episode.id, kept)
-        for child in [memory, *store.distilled_from(episode.id)]:  # what else those sentences told ("The user's
-            said = told_sentences(child, episode)  # sister is Clara") now points at them too, and stays active
-            if child.id == memory.id or said and set(said) <= set(told):
-                store.set_origin(child.id, split_off.id)
+        store.edit(episode.id, kept, said_at=episode.created_at)
+        store.set_origin(memory.id, split_off.id)  # what else those sentences told keeps its episode: a purge of
+        # this row (what was forgotten) must not take a memory that is still active
+        store.went_with(memory.id, [memory, replace(split_off, status="active")])  # comes back active
         return [store.set_status(memory.id, "deleted"), split_off]
 
 
-def restore(store: MemoryStore, memory_id: int, status: str = "active") -> list[Memory]:
-    """Undo `forget`: the memory gets `status` back, and what went with it comes back active."""
+def _forget_all(store: MemoryStore, memory: Memory, going: list[Memory]) -> list[Memory]:
+    with store.db.transaction():
+        store.went_with(memory.id, going)
+        return [store.set_status(m.id, "deleted") for m in going]
+
+
+def restore(store: MemoryStore, memory_id: int, status: str | None = None) -> list[Memory]:
+    """Undo `forget`: the memory and what went with it get back the status each had (`status`, when given,
+    for the memory itself; active when nothing was recorded)."""
     memory = store.require(memory_id)
     with store.db.transaction():
-        back = [store.set_status(memory.id, status)]
-        if memory.is_episode:
-            children = store.rows_from(memory.id, "deleted")
-            back += [store.set_status(child.id, "active") for child in children]
-        elif memory.origin_id is not None:
-            origin = store.get(memory.origin_id)  # comes back unless it also told something still forgotten
-            if origin is not None and origin.is_episode and origin.status == "deleted" \
-                    and not [m for m in store.rows_from(origin.id, "deleted") if m.id != memory.id]:
-                back.append(store.set_status(origin.id, "active"))
+        went = dict(store.taken_back(memory.id))
+        back = [store.set_status(memory.id, status or went.pop(memory.id, "active"))]
+        went.pop(memory.id, None)
+        for other_id, previous in went.items():
+            other = store.get(other_id)
+            if other is not None and other.status == "deleted":
+                back.append(store.set_status(other_id, previous))
     return back

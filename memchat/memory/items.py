@@ -131,10 +131,11 @@ class MemoryStore:
             )
         return self.require(memory_id)
 
-    def edit(self, memory_id: int, content: str, now: float | None = None) -> Memory:
+    def edit(self, memory_id: int, content: str, now: float | None = None, said_at: float | None = None) -> Memory:
         """New text for a memory: re-embedded and re-indexed in one transaction. A date its old text said and the
-        new one does not say any more follows the text: resolved again from what it says now (against the time
-        the memory was told), or dropped."""
+        new one does not say any more follows the text: resolved again from what it says now, or dropped. The
+        new text is taken as said at `said_at` (what is left of something told then), else now (an edit by hand:
+        "moved to next Friday" is the Friday after today)."""
         memory = self.require(memory_id)
         content = " ".join(content.split())
         if not content:
@@ -143,7 +144,7 @@ class MemoryStore:
         vector = self.vector(embedding_text(memory.attribute, content))  # prepared, or computed now
         dated = (memory.event_at, memory.event_text, memory.event_grain)
         if memory.event_text and memory.event_text in memory.content and memory.event_text not in content:
-            when = first_time(content, memory.created_at)
+            when = first_time(content, time.time() if said_at is None else said_at)
             dated = (when.at.timestamp(), when.expression, when.grain) if when else (None, "", "")
         with self.db.transaction():
             self.db.execute(
@@ -369,11 +370,19 @@ class MemoryStore:
         return [_memory(r) for r in self.db.rows(
             "SELECT * FROM memories WHERE origin_id = ? AND status IN ('active', 'pending') ORDER BY id", (episode_id,))]
 
-    def rows_from(self, episode_id: int, status: str) -> list[Memory]:
-        """The typed memories distilled from an episode that have this status."""
-        return [_memory(r) for r in self.db.rows(
-            "SELECT * FROM memories WHERE origin_id = ? AND status = ? AND kind != ? ORDER BY id",
-            (episode_id, status, EPISODE))]
+    def went_with(self, memory_id: int, gone: Sequence[Memory]) -> None:
+        """Record that `gone` (each with the status it had) was forgotten with `memory_id`, by hand."""
+        for memory in gone:
+            self.db.execute("INSERT INTO forgotten_with (memory_id, forgotten_by, previous_status) VALUES (?, ?, ?) "
+                            "ON CONFLICT(memory_id) DO UPDATE SET forgotten_by = excluded.forgotten_by, "
+                            "previous_status = excluded.previous_status", (memory.id, memory_id, memory.status))
+
+    def taken_back(self, memory_id: int) -> list[tuple[int, str]]:
+        """What was forgotten with `memory_id` (itself included), each with its status before; the record goes."""
+        rows = self.db.rows("SELECT memory_id, previous_status FROM forgotten_with WHERE forgotten_by = ? "
+                            "ORDER BY memory_id", (memory_id,))
+        self.db.execute("DELETE FROM forgotten_with WHERE forgotten_by = ? OR memory_id = ?", (memory_id, memory_id))
+        return [(r["memory_id"], r["previous_status"]) for r in rows]
 
     def set_origin(self, memory_id: int, origin_id: int) -> None:
         """Point a typed memory at the episode that told it (after a hand forget split that episode)."""

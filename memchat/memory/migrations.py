@@ -292,7 +292,24 @@ def m011_cjk_beside_digits(db: Any) -> None:
             db.execute("UPDATE memories SET search_terms = ? WHERE id = ?", (fresh, memory_id))
 
 
+def m012_forgotten_with(db: Any) -> None:
+    """`forgotten_with`: what went with a memory forgotten by hand (its words' own episode row, the typed memories
+    drawn from a forgotten episode), each with the status it had, so restoring that memory brings back exactly
+    those — not what was forgotten on its own before or after."""
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS forgotten_with (
+            memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+            forgotten_by INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            previous_status TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS forgotten_with_by ON forgotten_with (forgotten_by);
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions, m002_memories, m003_turns, m004_recall_indexes, m005_episodes_and_dates, m006_fts_secure_delete,
     m007_extraction_queue, m008_vectors_epoch, m009_imports, m010_drafts, m011_cjk_beside_digits,
+    m012_forgotten_with,
 ]

@@ -28,7 +28,7 @@ from memchat.memory.store import Database, Row
 from memchat.types import MemchatError
 
 TABLES = ("sessions", "messages", "notes", "memories", "turns", "extraction_failures", "meta", "imported_conversations",
-          "memory_sources")
+          "memory_sources", "forgotten_with")
 """Parents before children. `_migrations` is not copied: the new file has its own, current schema."""
 VECTOR_META = ("embed_dim", "embed_model")
 MAX_POINT_LOOKUPS = 5_000_000
@@ -145,6 +145,8 @@ def _mend_references(target: Database) -> None:
         target.execute(f"UPDATE memories SET {column} = NULL WHERE {column} IS NOT NULL "
                        f"AND {column} NOT IN (SELECT id FROM memories)")
     target.execute("DELETE FROM memory_sources WHERE memory_id NOT IN (SELECT id FROM memories)")
+    target.execute("DELETE FROM forgotten_with WHERE memory_id NOT IN (SELECT id FROM memories) "
+                   "OR forgotten_by NOT IN (SELECT id FROM memories)")
     target.execute("UPDATE imported_conversations SET session_id = NULL WHERE session_id NOT IN (SELECT id FROM sessions)")
 
 

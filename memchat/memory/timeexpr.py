@@ -221,9 +221,9 @@ def _nearest(dates: list[datetime], said: datetime, future: bool, past: bool) ->
 
 
 def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: bool,
-                  past: bool = False) -> tuple[datetime, str] | None:
+                  past: bool = False, ahead: bool = False) -> tuple[datetime, str] | None:
     """The date (and grain) one matched expression means, said at `said`; `past` when the sentence around
-    it is told in the past."""
+    it is told in the past, `ahead` when it tells what is coming without a future tense."""
     g = match.groups()
     base = _day(said)
     name = rule.name
@@ -256,9 +256,9 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
     if name in ("weekday", "cn_weekday"):
         if name == "weekday":
             which, weekday = g[0].lower(), _WEEKDAY_SHORT.get(g[1].lower(), g[1].lower())
-            # "on Monday" told in the past is the last Monday; with no tense ("I start at Ocado on Monday", "My
-            # op is on Friday") the next, as a day of the month with no tense is the nearer one ahead
-            which = {"on": "last" if past and not future else "next", "this past": "last",
+            # "on Monday" is the last Monday ("Mum called on Monday"), unless the sentence looks ahead ("I start at
+            # Ocado on Monday", "My op is on Friday") and is not told in the past
+            which = {"on": "next" if future or ahead and not past else "last", "this past": "last",
                      "this coming": "next"}.get(which, which)
         else:
             which = {"上": "last", "这": "this", "本": "this", "下": "next"}[g[0]]
@@ -320,11 +320,19 @@ def resolve_match(rule: TimeRule, match: re.Match[str], said: datetime, future: 
 
 _PAST = re.compile(r"\b(?:was|were|went|did|had|(?<!'ve )(?<!have )got|came|took|saw|met|left|made|gave|ran|paid|spent|"
                    r"ago|last (?:week|month|year|night|time|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b"
-                   r"|(?:\b(?:i|we|he|she|they|you|it)\s+|^\s*)(?:\w+ly\s+|just\s+|only\s+)?"
-                   r"(?!(?:booked|scheduled|planned|arranged)\b)[a-z]{2,}(?<!e)ed\b"
+                   r"|\b(?:broke|spoke|felt|bought|sold|lost|brought|caught|drove|wrote|ate|drank|flew|fell|forgot|slept|sent|"
+                   r"stood|swam|taught|threw|woke|wore|began|became|chose|rode|sang|fought|built|stole|tore|died|"
+                   r"passed away)\b"  # not "said", "told", "heard": "she said the deadline is the 23rd" looks ahead
+                   r"|\b(?:i|we|he|she|they|you|it)\s+(?:\w+ly\s+|just\s+|only\s+)?"
+                   r"(?!(?:booked|scheduled|planned|arranged)\b)[a-z]+(?<!e)ed\b"
                    r"|了|[去回到搬办买]的", re.IGNORECASE)
 """A sentence told in the past: "on the 23rd" is then the last 23rd, not the next. "Booked for the 23rd"
-looks ahead. A sentence may drop its "I" ("Played bridge at the club on Sunday")."""
+looks ahead."""
+_AHEAD = re.compile(r"\b(?:i|we|you|he|she|they)\s+(?:start|begin|fly|leave|go|head|meet|see|have|finish|get|move|"
+                    r"pick|drop|collect)s?\b|\b(?:is|are|am)\b|'s\b(?! been)|'re\b|'m\b|\b(?:need|needs|have|has|"
+                    r"got|want|wants|hope|hoping|plan|planning|due)\s+to\b|\bdue\b", re.IGNORECASE)
+"""A sentence that tells what is coming without "will": "I start at Ocado on Monday", "My op is on Friday",
+"Need to call mum on Monday"."""
 
 
 def _day_of_month(name: str, g: tuple[str | None, ...], said: datetime, future: bool,
@@ -369,12 +377,16 @@ def _holiday(name: str, said: datetime, future: bool, past: bool) -> datetime:
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
+def _sentence_around(text: str, start: int, end: int) -> str:
+    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    after = _SENTENCE_END.search(text, end)
+    return text[before[-1] if before else 0:after.start() if after else len(text)]
+
+
 def _told_in_the_past(text: str, start: int, end: int) -> bool:
     """Whether the sentence holding text[start:end] is told in the past ("GOT IT!!! Start date is 1 June"
     is not: the news is past, the date is not)."""
-    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    after = _SENTENCE_END.search(text, end)
-    return bool(_PAST.search(text[before[-1] if before else 0:after.start() if after else len(text)]))
+    return bool(_PAST.search(_sentence_around(text, start, end)))
 
 
 def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
@@ -388,7 +400,8 @@ def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
                 continue
-            resolved = resolve_match(rule, match, said, future, not future and _told_in_the_past(text, start, end))
+            resolved = resolve_match(rule, match, said, future, not future and _told_in_the_past(text, start, end),
+                                     bool(_AHEAD.search(_sentence_around(text, start, end))))
             if resolved is None:
                 continue
             taken.append((start, end))

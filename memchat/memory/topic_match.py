@@ -128,8 +128,14 @@ _IRREGULAR = ("lose lost losing", "leave left leaving", "break broke broken brea
               "steal stole stolen stealing", "drink drank drunk drinking", "fight fought fighting", "sell sold selling",
               "buy bought buying", "drive drove driven driving", "win won winning", "spend spent spending",
               "pay paid paying", "bite bit bitten biting", "die died dying dead death", "marry married marriage",
-              "hide hid hidden hiding", "sleep slept sleeping", "forgive forgave forgiven", "sink sank sunk")
-"""Verbs of what people tell and later ask to forget whose forms the light stemmer keeps apart."""
+              "hide hid hidden hiding", "sleep slept sleeping", "forgive forgave forgiven", "sink sank sunk",
+              "engage engaged engagement", "retire retired retirement", "treat treated treatment",
+              "employ employed employment", "enrol enroll enrolled enrolment enrollment", "invest invested investment",
+              "punish punished punishment", "harass harassed harassment", "argue argued argument",
+              "imprison imprisoned imprisonment", "payment paid")
+"""Verbs of what people tell and later ask to forget whose forms the light stemmer keeps apart, and the nouns in
+"-ment" that name the same event ("Clara's engagement" — "got engaged"; not "apartment" — "apart", "department" —
+"departs" or "management" — "managed to", which a suffix rule took)."""
 _FORMS: dict[str, frozenset[str]] = {}
 for _group in _IRREGULAR:
     _stems = frozenset(search_terms(_group))
@@ -138,15 +144,12 @@ for _group in _IRREGULAR:
 
 
 def other_forms(term: str) -> frozenset[str]:
-    """The index terms of a word's other forms: an irregular verb's ("los" — "lost"), and the verb of a noun in
-    "-ion" ("eviction" — "evict", "deportation" — "deport") or "-ment" ("engagement" — "engaged", "retirement" —
-    "retired", "treatment" — "treated")."""
+    """The index terms of a word's other forms: an irregular verb's ("los" — "lost"), an event noun's ("engagement"
+    — "engaged"), and the verb of a noun in "-ion" ("eviction" — "evict", "deportation" — "deport")."""
     forms = _FORMS.get(term, frozenset())
     for suffix in ("ation", "ion"):
         if term.endswith(suffix) and len(term) - len(suffix) >= 5:
             return forms | {term[:-len(suffix)]}
-    if term.endswith("ment") and len(term) - 4 >= 4:  # not "comment", "moment", "element"
-        return forms | {stem(term[:-4])}
     return forms
 
 

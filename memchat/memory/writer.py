@@ -586,8 +586,8 @@ class MemoryWriter:
         """Forget one memory by hand, with what would tell it again (see `hand_forget`); the rows that changed."""
         return hand_forget.forget(self.memories, memory_id)
 
-    def restore_one(self, memory_id: int, status: str = "active") -> list[Memory]:
-        """Undo `forget_one`: the memory gets `status` back, with what went with it."""
+    def restore_one(self, memory_id: int, status: str | None = None) -> list[Memory]:
+        """Undo `forget_one`: the memory (with `status`, or the one it had) and what went with it come back."""
         return hand_forget.restore(self.memories, memory_id, status)
 
     def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
@@ -671,8 +671,8 @@ class MemoryWriter:
                         self.memories.set_status(memory.id, "deleted")
                         outcomes.append(WriteOutcome("deleted", memory.content, f"forget request: {label}", memory.id))
                 for episode_id in episodes:
-                    if episode_id in rest:
-                        self.memories.edit(episode_id, rest[episode_id])
+                    if episode_id in rest:  # what is left of it was told when it was
+                        self.memories.edit(episode_id, rest[episode_id], said_at=episodes[episode_id].created_at)
                     else:
                         self.memories.set_status(episode_id, "deleted")
         if latest:  # one message: each of its rows by id (the hard delete offered is of exactly these)
