@@ -22,7 +22,7 @@ _OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|
            r"one more thing|on second thoughts?|on reflection|in hindsight|come to think of it|thinking about it|"
            r"having thought about it|hey assistant|i (?:wanted|meant|was going|was meaning) to ask(?: you)?|"
            r"can i ask(?: you)?(?: (?:something|a favou?r))?|(?:one )?(?:small |quick )?favou?r(?: to ask)?|"
-           r"quick question|嗯+|哎|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
+           r"quick question|嗯+|哎呀|哎|啊|唉|哦|噢|呃|诶|对了|另外|还有|算了|哈喽|你好)(?![a-z'])[\s,.!:…~～—–，、-]*)*")
 """Openers before a request; a whole word each ("yo", not the start of "You")."""
 _FAVOUR = (r"(?:be an? (?:dear|love|star|pal|sweetheart|gem|angel|mate)|(?:(?:can|could|would|will) (?:you|u) )?do (?:me|us) an? "
            r"(?:favou?r|kindness|solid)|if you (?:could|would|don'?t mind)|would you be so kind as to)\s*(?:,\s*)?(?:and\s+)?")
@@ -305,6 +305,7 @@ def _trim_cn(topic: str) -> str:
     topic = re.sub(r"^(?:你)?(?:给我|帮我)?把", "", topic)  # "你给俺把那个事删了"
     topic = re.sub(r"^(?:那个|这个|关于|有关|我的(?=.{2,}信息))", "", topic)
     topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
+    topic = re.sub(r"(?<=..)(?:这个事?|这事儿?|这件事)?(?:你(?:还是|最好|就|也|干脆)?忘?)?$", "", topic)  # 工资这个你还是 → 工资
     topic = _CN_SUFFIX.sub("", _CN_SUFFIX.sub("", topic)).strip(" 。，,…~～")  # 住址相关的信息 → 住址
     return f"我{topic}" if topic in _CN_ONE_CHARACTER_KIN else topic  # "我姐那个事": the sister, not the character 姐
 

@@ -284,8 +284,9 @@ class MemoryWriter:
         now = time.time() if now is None else now
         request = forget_request(text)
         topic = request.topic if request else ""
-        if request:  # the forget acts first; what else the message says is still heard
-            text = besides_forget(text, topic)
+        if request:  # the forget acts first; what else the message says is still heard, but not what it says of the
+            text = besides_forget(text, topic)  # topic ("i'll be on £48,500 … please forget the salary figure")
+            text = " ".join(s for s in split_sentences(text) if not (topic and about(topic, s)))
             if not text:
                 with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
                     return (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time,
