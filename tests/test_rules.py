@@ -494,3 +494,28 @@ def test_a_birthday_celebrated_is_an_event_not_the_date_of_the_birthday(sentence
     monday = datetime(2026, 3, 16, 10, 0).timestamp()
     draft = draft_from_sentence(sentence, session_id=None, message_id=None, said_at=monday)
     assert draft is not None and draft.attribute == attribute
+
+
+@pytest.mark.parametrize(("before", "after", "kept"), [
+    ("I've been vegetarian for twelve years and the hospital canteen is dire.",
+     "ok unrelated and slightly mad, but i've been thinking about quitting the hospital.", "vegetarian"),
+    ("I drive a Golf.", "I might sell the car, it's costing a fortune.", "Golf"),
+    ("I play squash every Tuesday.", "I'm tempted to quit squash, honestly.", "squash"),
+    ("I work at Tesco.", "Planning to quit Tesco in the spring.", "Tesco"),
+    ("我在医院上班。", "我想辞职，太累了。", "医院"),
+    ("我有一辆白色的Polo车。", "我打算把车卖了。", "Polo"),
+])
+def test_an_ending_only_mused_on_or_planned_retires_nothing(tmp_path, before, after, kept):
+    """Found in the *_f dev personas (round 25): "thinking about quitting the hospital" retired the diet memory
+    that named the hospital canteen. Set O's update accuracy rose with this (0.72 -> 0.76)."""
+    said = _said_then(tmp_path, before, after, kept)
+    assert said and all(status == "active" for _, status in said), said
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("I've been vegetarian for twelve years.", "and a little food update: i'm eating fish now. still no meat though"),
+    ("I've been vegetarian since uni.", "I eat meat again, doctor's orders."),
+])
+def test_a_food_eaten_now_or_again_takes_the_place_of_the_diet_before(tmp_path, before, after):
+    said = _said_then(tmp_path, before, after, "vegetarian")
+    assert said and all(status == "superseded" for _, status in said), said

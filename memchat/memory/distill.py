@@ -46,8 +46,9 @@ LIKES = re.compile(rf"^\s*(?:i'?m|i am) (?:a |an )?(?:[\w'-]+ ){{0,4}}(?:fan|sup
                    r"can'?t stand|adore|dislike)\s+(?!it\b|that\b|this\b|them\b|you\b|the idea\b)\w+", re.IGNORECASE)
 CN_LIKES = re.compile(r"^(?:我|我们)(?:很|最|特别|超级|比较|真的|挺|非常|超|蛮|相当|真心)*(?:喜欢|爱|讨厌|受不了)")
 _NEW_DIET = (r"\b(?:going|went|turned|turning) (?:fully |full |completely |totally )?(?:vegan|vegetarian|veggie|keto|"
-             r"paleo|pescatarian|plant-based|dairy-free|gluten-free|teetotal)\b")
-"""A diet taken up ("Going keto", "I went pescatarian"): it takes the place of the one before."""
+             r"paleo|pescatarian|plant-based|dairy-free|gluten-free|teetotal)\b|"
+             r"\b(?:eating|eat|eats|having) (?:meat|fish|chicken|seafood|dairy|eggs|red meat) again\b")
+"""A diet taken up ("Going keto", "I went pescatarian", "I eat meat again"): it takes the place of the one before."""
 CHANGE = re.compile(
     r"\b(?:switch(?:ed|ing)?(?: to| over)?|swapped|replaced|instead|changed (?:to|over)|moved on to|upgraded to|renamed|"
     r"(?:now|these days) (?:called|named|goes by|answers to)|answers to|"
@@ -256,7 +257,18 @@ _HOW_LONG = re.compile(r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eigh
 
 
 def is_retirement(clause: str) -> bool:
-    return bool(RETIREMENT.search(clause))
+    """Whether a clause says a thing of the user's has ended ("I sold my car", "gave up climbing") — done, not
+    mused on or planned ("I've been thinking about quitting the hospital", "I might sell the car", "想辞职")."""
+    found = RETIREMENT.search(clause)
+    return bool(found) and not _MUSED.search(clause[max(0, found.start() - 40):found.start()])
+
+
+_MUSED = re.compile(r"(?:\b(?:thinking (?:about|of)|think about|considering|consider|debating|toying with(?: the idea of)?|"
+                    r"might|may|could|should|would like to|want to|wanna|tempted to|planning (?:on|to)|plan to|"
+                    r"going to|gonna|will|'ll|hope to|hoping to|about to|if i|whether to|not sure (?:if|whether)|"
+                    r"maybe)\s+(?:\w+\s+){0,2}$)|(?:想|打算|考虑|在考虑|可能会?|要不要|准备|是不是该|犹豫要不要)[^，。！？,.!?]{0,4}$",
+                    re.IGNORECASE)
+"""What a retirement's verb follows when it is only mused on or planned."""
 
 
 THE_SOMEONE = re.compile(rf"^\s*(?:the|my|our)\s+(?:new\s+|old\s+|regular\s+|usual\s+)?({JOB_TITLES}|landlord|"

@@ -182,11 +182,15 @@ _ROWS: tuple[Slot, ...] = (
              r"plant[- ]based|intermittent fasting|red meat)\b",
              r"\b(?:don'?t|do not|can'?t|cannot|no longer|never) (?:eat|drink)\b", r"\beating meat\b",
              r"\b(?:started|start|stopped|quit|began|back to|went back to|gone back to) (?:eating|having) (?:meat|fish|"
-             r"chicken|pork|beef|lamb|dairy|eggs|seafood|red meat|sugar|carbs|gluten|bread)\b"),
+             r"chicken|pork|beef|lamb|dairy|eggs|seafood|red meat|sugar|carbs|gluten|bread)\b",
+             # a food class eaten now or again is a diet changed ("i'm eating fish now", "I eat meat again")
+             r"\b(?:i'?m|i am|i|we'?re|we) (?:\w+ly )?(?:eating|eat|having) (?:meat|fish|chicken|seafood|dairy|eggs|"
+             r"red meat)\b(?=[^.!?]{0,20}\b(?:now|again|these days)\b)"),
          zh=(r"吃素", r"素食", r"不吃", r"忌口", r"不能吃", r"不喝", r"饮食", r"吃得?清淡", r"离不(?:得|开)辣", r"顿顿.{0,3}(?:辣|肉)",
              r"(?:辣椒|辣|肉|糖|甜食|油腻|海鲜|白酒|啤酒)(?:基本|都|也|早就)?戒了", r"戒(?:辣|糖|肉|甜食|油腻|海鲜)"),
          asks=("eat", "diet", "food", "vegetarian", "vegan", "吃", "忌口"),
-         examples=("I'm vegetarian, so no meat for me.", "我不吃香菜。", "现在饮食改清淡了，辣椒基本戒了。", "我这个人顿顿离不得辣。"),
+         examples=("I'm vegetarian, so no meat for me.", "我不吃香菜。", "现在饮食改清淡了，辣椒基本戒了。", "我这个人顿顿离不得辣。",
+                   "I'm eating fish now, still no meat though."),
          question="What do I eat or avoid eating?"),
     Slot("health", "fact", True,
          en=(r"\b(?:diagnos\w*|blood (?:pressure|sugar)|diabet\w*|asthma|arthritis|deficien\w*|migraines?|"
