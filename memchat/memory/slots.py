@@ -503,14 +503,20 @@ _ROWS: tuple[Slot, ...] = (
              r"crochet(?:s|ing)?|embroidery|quilting|woodwork(?:ing)?|woodturning|calligraphy|ceramics|origami|"
              r"birdwatching|bird ?watching|birding|stargazing|astronomy|geocaching|cosplay|dj(?:ing)?|karaoke|"
              r"scrapbooking|model railways?|metal detecting|beekeeping|home brewing)\b",
-             r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b"),
+             r"\b(?:poker|cards|board games?|video games?|darts|bridge|mahjong|crosswords?|sudoku)\b",
+             # a club or group one belongs to ("I go to a book club at the library", "member of the Ramblers")
+             r"\b(?:book|reading|film|quiz|supper|wine|writing|poetry|craft|sewing|knitting|walking|rambling|photography|"
+             r"gardening|history|language|drama|comedy|chess|bridge|birdwatching)\s+(?:club|group|circle|society)\b",
+             r"\bmember of (?:a|an|the|my|our) (?:[\w-]+ ){0,2}(?:club|group|choir|society|circle|band|orchestra|"
+             r"ramblers)\b"),
          zh=(r"弹", r"(?:弹|练|学|把|拉|吹|打)了?(?:吉他|钢琴|小提琴|大提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶|葫芦丝|萨克斯)",
              r"^(?:吉他|钢琴|小提琴|大提琴|尤克里里|古筝|二胡|架子鼓|笛子|琵琶|葫芦丝|萨克斯)", r"爱好", r"画画", r"摄影", r"徒步",
              r"唱歌", r"练字", r"钓鱼", r"麻将", r"打牌", r"下棋", r"书法", r"陶艺", r"十字绣", r"钩针", r"插花", r"跳舞", r"拉丁舞",
              r"广场舞"),
          unless=(_MET_THERE,),
          asks=("hobby", "instrument", "play", "free time", "爱好", "弹"),
-         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。", "I want to learn the banjo this year."),
+         examples=("I play the dombra at family gatherings.", "我会弹尤克里里。", "I want to learn the banjo this year.",
+                   "I go to a book club at the library every month.", "I'm a member of the Ramblers."),
          question="What are my hobbies, what instrument do I play?"),
     Slot("sport", "fact", True,
          en=(r"\b(?:run|running|swim|swimming|yoga|football|volleyball|tennis|gym|cycling|shinty|golf|climbing|"
