@@ -243,10 +243,12 @@ def test_a_death_ends_the_one_who_died_not_the_home_told_beside_them():
 @pytest.mark.parametrize(("question", "relative"), [
     ("What's my wife's job?", "wife"), ("Where does my brother's family live?", "brother"),
     ("我老公在哪上班？", "老公"), ("Where do my wife and I live?", ""), ("What's my job?", ""),
+    ("What are my nephews' names?", "nephew"), ("When are my sisters' birthdays?", "sister"),  # round 25, *_f dev
 ])
 def test_a_question_about_a_relatives_thing_names_them(question, relative):
-    from memchat.memory.recall import relative_asked
+    from memchat.memory.recall import asked_about, relative_asked
     assert relative_asked(question) == relative
+    assert not relative or asked_about(question) == relative
 
 
 def test_the_users_own_fact_is_no_answer_about_a_relative():

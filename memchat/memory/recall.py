@@ -120,7 +120,7 @@ def _in_months(memory: Memory, months: list[tuple[int | None, int]]) -> bool:
 
 _RELATION_SLOTS = frozenset({"partner", "children", "parents", "siblings", "manager", "colleague"})
 _ASKED_PERSON = re.compile(
-    rf"\bmy ({RELATIVES})\b|(?-i:\b(?!What|That|It|He|She|There|Where|Who|How|Let|Here|Everyone)([A-Z][a-z]+))'s\b"
+    rf"\bmy ({RELATIVES})(?:s\b(?=['’]| (?:names?|birthdays?|ages?|jobs?)\b))?\b|(?-i:\b(?!What|That|It|He|She|There|Where|Who|How|Let|Here|Everyone)([A-Z][a-z]+))'s\b"
     rf"|我(?:的)?({CN_RELATIVES})"
     r"|\bmy ([a-z]+)(?:'s name| called| named)\b|我的?([\u4e00-\u9fff]{1,2})叫",  # a pet's or a thing's name
     re.IGNORECASE,
@@ -175,7 +175,7 @@ def not_about(name: str, content: str, relations: frozenset[str] = frozenset()) 
     return f"not about {name}"
 
 
-_RELATIVE_ASKED = re.compile(rf"\bmy ({RELATIVES})(?:'s|’s)\s|我的?({CN_RELATIVES})(?:的|在哪|做什么|干什么|是做)",
+_RELATIVE_ASKED = re.compile(rf"\bmy ({RELATIVES})(?:'s|’s|s'|s’)\s|我的?({CN_RELATIVES})(?:的|在哪|做什么|干什么|是做)",
                              re.IGNORECASE)
 
 
