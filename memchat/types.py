@@ -210,6 +210,9 @@ PURGE_OFFER = "forgotten, but still on disk (and in the messages that said it): 
 """The reason of the outcome a forget request adds: its content is the purge command to run."""
 FORGET_UNMATCHED = "forget request matched no memory"
 """The reason of the outcome a forget request that found nothing to forget adds (its content: the topic)."""
+FORGET_NOT_KEPT = "forget request: what this message itself said of it was not kept"
+"""The reason of the outcome a forget request adds when its own message told what it asks to forget (content: the
+topic): that was never stored, so the request did not go unheard."""
 FORGET_OFFER = "the forget request matched nothing by its words; this memory is close to it"
 """The reason of the outcomes a forget request that matched nothing adds: each is a memory the user may pick."""
 

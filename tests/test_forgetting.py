@@ -1391,6 +1391,8 @@ def test_a_noun_in_ment_reaches_only_a_verb_of_the_same_event(tmp_path, told, as
      "please forget the salary figure, i don't really want that written down anywhere", "48,500", None),
     ("I earn £3,200 a month after tax. Please forget the salary figure.", "3,200", None),
     ("I moved to Bath last week. Forget what I said about my salary though.", None, "Bath"),
+    ("i'll be on £48,500 at the new place. actually please forget the salary figure. Also my sister Harriet moved to "
+     "York.", "48,500", "York"),
     ("工资其实差不多，我现在一个月到手八千五。啊算了，工资这个你还是别记了，感觉怪怪的", "八千五", None),
     ("他还欠我两万块钱没还呢，气死了……算了，欠钱这个事你忘了吧，不想再提了，也别记着", "两万", None),
 ])

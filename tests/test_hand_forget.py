@@ -10,6 +10,7 @@ from memchat.memory.forget_offer import DRAWN_FLOOR, OFFER_FLOOR, offered
 from memchat.memory.hand_forget import told_sentences
 from memchat.types import (
     EPISODE,
+    FORGET_NOT_KEPT,
     FORGET_OFFER,
     FORGET_UNMATCHED,
     Candidate,
@@ -220,3 +221,18 @@ def test_the_sentences_that_told_a_fact_include_a_tie_and_what_leans_on_them():
     episode = memory(1, "Huge news from my sister Clara! She and Pete got engaged last night. Anyway, work is busy.",
                      EPISODE)
     assert told_sentences(memory(2, "Clara, the user's sister, is engaged to Pete."), episode) == [0, 1]
+
+
+def test_a_chat_message_that_asks_to_forget_still_has_the_rest_of_it_heard(tmp_path):
+    """In live chat the request acted before recall and the rest of its message was never extracted: "Also my sister
+    Harriet moved to York" was lost (found trying it as a user, round 25). What it said of the topic is not kept,
+    and the turn says so instead of "nothing matched"."""
+    conversation = fake_conversation(tmp_path, ("Noted.",))
+    written = []
+    conversation.run_turn("i'll be on £48,500 at the new place. actually please forget the salary figure. Also my "
+                          "sister Harriet moved to York.", emit=lambda e: written.extend(getattr(e, "outcomes", [])))
+    conversation.wait()
+    alive = active_texts(conversation.services)
+    assert any("York" in text for text in alive) and not any("48,500" in text for text in alive)
+    assert [o.content for o in written if o.reason == FORGET_NOT_KEPT] == ["salary figure"]
+    assert not [o for o in written if o.reason in (FORGET_UNMATCHED, FORGET_OFFER)]

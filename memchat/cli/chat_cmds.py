@@ -18,6 +18,7 @@ from memchat.pipeline.snapshot import candidate_dict
 from memchat.prompt.assemble import recalled_room
 from memchat.terminal_text import printable
 from memchat.types import (
+    FORGET_NOT_KEPT,
     FORGET_OFFER,
     FORGET_UNMATCHED,
     PURGE_OFFER,
@@ -76,6 +77,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0
     show() if stream else show(finished.reply)
     offers = [o for o in written if o.reason == FORGET_OFFER]
+    for outcome in written:
+        if outcome.reason == FORGET_NOT_KEPT:
+            show(f"memchat: not kept: what this message said of {outcome.content!r}", file=sys.stderr)
     for outcome in written:  # what memory did with this message, on stderr so the reply stays clean
         if outcome.action not in ("skipped",) or "secret" in outcome.reason or outcome.reason == PURGE_OFFER:
             ident = f" #{outcome.memory_id}" if outcome.memory_id else ""

@@ -549,6 +549,10 @@ _ROWS: tuple[Slot, ...] = (
              r"pounds|dollars|euros|quid|an hour|a year|a month|per hour|per year|per month)\b)",
              r"\bmy (?:salary|pay|wage|wages|income|take-home(?: pay)?)\b(?! (?:slip|day|review|date)s?\b)",
              r"\b(?:i'?m|i am) (?:now )?on (?:about |around |roughly )?[£$€¥]?\d[\d,.]*\s?(?:k|grand)?\b(?: a year| an hour| per)",
+             # the British "I'm on £32k", "i'll be on £48,500": a sum of money one is on is one's pay
+             r"\b(?:i'?m|i am|i'?ll be|i will be|i was) (?:now |only |still )?on (?:about |around |roughly |just )?"
+             r"[£$€¥]\s?\d[\d,.]*\s?(?:k|grand)?",
+             r"\b(?:they|he|she|the company|work) (?:now )?pays? me\b.{0,15}\d",
              r"\b(?:pay ?rise|raise|pay cut)\b.{0,20}\d", r"\b(?:ctc|in-hand|in hand salary)\b.{0,20}\d",
              r"\b\d[\d.]*\s?(?:lpa|lakhs? (?:per annum|a year|p\.?a\.?))\b"),
          zh=(r"工资(?!条|卡)", r"月薪", r"年薪", r"收入", r"一个月(?:能)?(?:挣|赚|拿)"),

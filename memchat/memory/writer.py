@@ -75,7 +75,16 @@ from memchat.memory.speech import (
 )
 from memchat.memory.terms import has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
-from memchat.types import EPISODE, FORGET_UNMATCHED, ExtractionFailure, MemchatError, Memory, MemoryDraft, WriteOutcome
+from memchat.types import (
+    EPISODE,
+    FORGET_NOT_KEPT,
+    FORGET_UNMATCHED,
+    ExtractionFailure,
+    MemchatError,
+    Memory,
+    MemoryDraft,
+    WriteOutcome,
+)
 
 DUPLICATE_SIMILARITY = 0.9
 PENDING_GAP = 0.3
@@ -284,13 +293,14 @@ class MemoryWriter:
         now = time.time() if now is None else now
         request = forget_request(text)
         topic = request.topic if request else ""
-        if request:  # the forget acts first; what else the message says is still heard, but not what it says of the
-            text = besides_forget(text, topic)  # topic ("i'll be on £48,500 … please forget the salary figure")
-            text = " ".join(s for s in split_sentences(text) if not (topic and about(topic, s)))
+        not_kept: list[WriteOutcome] = []
+        if request:  # the forget acts first; what else the message says is still heard
+            text, not_kept = self.besides_request(text, request)
             if not text:
                 with self.memories.prepared([topic] if topic else []), self.memories.db.transaction():
-                    return (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time,
-                                        told=self.told_by_order(request, session_id, now))
+                    return (not_kept + self.forget(topic, latest=request.latest, story=request.story,
+                                                   last_time=request.last_time,
+                                                   told=self.told_by_order(request, session_id, now), kept=not_kept)
                             if claim is None or claim() else []), []
         elif is_chit_chat(text):
             with self.memories.db.transaction():
@@ -302,8 +312,9 @@ class MemoryWriter:
         with self.memories.prepared(texts), self.memories.db.transaction():
             if claim is not None and not claim():
                 return [], []
-            outcomes = (self.forget(topic, latest=request.latest, story=request.story, last_time=request.last_time,
-                                    told=self.told_by_order(request, session_id, now)) if request else []) + outcomes
+            outcomes = (not_kept + self.forget(topic, latest=request.latest, story=request.story,
+                                               last_time=request.last_time, told=self.told_by_order(request, session_id, now),
+                                               kept=not_kept) if request else []) + outcomes
             episode_ids = [self.memories.add(episode, now).id for episode in episodes]
             for draft, window in drafts:
                 origin = episode_ids[window] if window is not None else None
@@ -583,6 +594,19 @@ class MemoryWriter:
             return None
         return self.memories.told_in_chat(session_id, now, request.told)
 
+    @staticmethod
+    def besides_request(text: str, request: ForgetRequest) -> tuple[str, list[WriteOutcome]]:
+        """What a message holding a forget request says besides it, to be heard as any message is; and, as an outcome,
+        that what it said of the topic itself was not kept ("i'll be on £48,500 … please forget the salary figure":
+        the figure is never stored). The outcome names the topic, not the words (they are what is to be forgotten)."""
+        topic = request.topic
+        rest = besides_forget(text, topic)
+        heard = [s for s in split_sentences(rest) if not (topic and about(topic, s))]
+        said_of_it = [s for s in split_sentences(text) if s not in heard and forget_request(s) is None
+                      and topic and about(topic, s)]
+        not_kept = [WriteOutcome("skipped", topic, FORGET_NOT_KEPT)] if said_of_it else []
+        return " ".join(heard), not_kept
+
     def forget_one(self, memory_id: int) -> list[Memory]:
         """Forget one memory by hand, with what would tell it again (see `hand_forget`); the rows that changed."""
         return hand_forget.forget(self.memories, memory_id)
@@ -591,8 +615,9 @@ class MemoryWriter:
         """Undo `forget_one`: the memory (with `status`, or the one it had) and what went with it come back."""
         return hand_forget.restore(self.memories, memory_id, status)
 
-    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None,
-               story: bool = False, last_time: bool = False, told: list[Memory] | None = None) -> list[WriteOutcome]:
+    def forget(self, topic: str, *, latest: bool = False, previous: int | None = None, story: bool = False,
+               last_time: bool = False, told: list[Memory] | None = None,
+               kept: list[WriteOutcome] | None = None) -> list[WriteOutcome]:
         """Soft-delete the memories matching `topic` — current, pending and superseded wordings alike; say which.
         `latest`: only what the most recent message that said it stored ("the last thing I said about my brother");
         with no topic, what the user's previous message (`previous`, its id, when known) stored ("forget what I
@@ -684,7 +709,7 @@ class MemoryWriter:
             outcomes.append(WriteOutcome("deleted", f"{len(episodes)} of your own messages about {label}",
                                          "forget request: what you said is hidden too"
                                          + (f" ({len(rest)} kept what else they said)" if rest else "")))
-        if not outcomes:
+        if not outcomes and not kept:  # `kept`: the request's own message held what it asked to forget, not stored
             outcomes.append(WriteOutcome("skipped", label, FORGET_UNMATCHED))
         return outcomes
 

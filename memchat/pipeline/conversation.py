@@ -135,7 +135,7 @@ class Conversation:
             unanswered = None
         turn = sessions.turn_count(session_id)
         emit(TurnStarted(turn, text))
-        forgotten = self._forget_first(text, user_message)
+        forgotten, heard = self._forget_first(text, user_message)
         streamed: list[str] = []
         try:
             started = time.perf_counter()
@@ -172,7 +172,7 @@ class Conversation:
         snapshot.save(services.db, session_id, turn, record)
         emit(finished)
         self._extraction = threading.Thread(
-            target=self._extract, args=(text, user_message, turn, record, emit, forgotten), name="memchat-extract",
+            target=self._extract, args=(heard, user_message, turn, record, emit, forgotten), name="memchat-extract",
             daemon=True,
         )
         self._extraction.start()
@@ -307,22 +307,24 @@ class Conversation:
         timings.generation_ms = (done - started) * 1000
         return reply, should_stop(), engine.count(reply)
 
-    def _forget_first(self, text: str, message: Message) -> list[WriteOutcome] | None:
-        """A "forget …" request acts before recall, so this very reply cannot use what it forgets."""
+    def _forget_first(self, text: str, message: Message) -> tuple[list[WriteOutcome] | None, str]:
+        """A "forget …" request acts before recall, so this very reply cannot use what it forgets. Returns what it
+        did (None: the message holds no request) and what else the message says, to be extracted as any message."""
         request = forget_request(text)
         if request is None:
-            return None
+            return None, text
         topic = request.topic
+        heard, not_kept = self.services.writer.besides_request(text, request)
         previous = self.services.sessions.previous_user_message(message)
         said = [m.id for m in self.services.sessions.window(self.session.id) if m.role == "user" and m.id != message.id]
         stored_before = self.services.memories.stored_by(said) if topic else {}
-        outcomes = self.services.writer.forget(topic, latest=request.latest, previous=previous.id if previous else -1,
-                                               story=request.story, last_time=request.last_time,
-                                               told=self.services.writer.told_by_order(request, self.session.id,
-                                                                                      message.created_at))
+        outcomes = not_kept + self.services.writer.forget(
+            topic, latest=request.latest, previous=previous.id if previous else -1, story=request.story,
+            last_time=request.last_time, told=self.services.writer.told_by_order(request, self.session.id,
+                                                                                 message.created_at), kept=not_kept)
         for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
-        if topic and not any(o.action == "deleted" for o in outcomes):  # the user picks from what is close
+        if topic and not not_kept and not any(o.action == "deleted" for o in outcomes):  # the user picks from what is close
             outcomes += [WriteOutcome("skipped", m.content, FORGET_OFFER, m.id)
                          for m in closest(self.services.recaller, topic)]
         gone = [o.content for o in outcomes if o.action == "deleted" and o.memory_id]
@@ -354,7 +356,7 @@ class Conversation:
                             and any(about(topic, sentence) for sentence in split_sentences(m.content))])
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
-        return outcomes
+        return outcomes, heard
 
     def forget_picked(self, topic: str, memory_ids: list[int]) -> list[Memory]:
         """What the user picked from the memories offered for a forget request that matched nothing goes as the
@@ -374,15 +376,17 @@ class Conversation:
 
     def _extract(self, text: str, user_message: Message, turn: int, record: dict, emit: Emit,
                  forgotten: list[WriteOutcome] | None) -> None:
+        """Extract what the message says (`text`: besides a forget request, which acted before recall)."""
         services = self.services
         started = time.perf_counter()
         failures: list[ExtractionFailure] = []
-        if forgotten is not None:  # the request acted before recall; its message is done
+        if forgotten is not None and not text.strip():  # the request was all it said
             outcomes = forgotten
             with services.db.transaction():
                 services.sessions.claim_extraction(user_message.id)
-        else:
+        else:  # "…forget the salary figure. Also my sister moved to York": the move is heard as in any message
             outcomes, failures = extraction.extract(services, user_message, text)
+            outcomes = (forgotten or []) + outcomes
         run_forgetting(services.db, services.settings.forget)
         elapsed = (time.perf_counter() - started) * 1000
         snapshot.save(services.db, self.session.id, turn, snapshot.add_writes(record, outcomes, failures, elapsed))

@@ -24,6 +24,7 @@ from memchat.pipeline.conversation import Conversation
 from memchat.pipeline.services import Services
 from memchat.terminal_text import printable
 from memchat.types import (
+    FORGET_NOT_KEPT,
     FORGET_OFFER,
     FORGET_UNMATCHED,
     PURGE_OFFER,
@@ -217,6 +218,8 @@ class ChatScreen(MemoryScreen):
         unmatched = next((o.content for o in event.outcomes if o.reason == FORGET_UNMATCHED), None)
         if any(o.action == "deleted" for o in event.outcomes):
             unmatched = None  # a note about it went
+        for topic in [o.content for o in event.outcomes if o.reason == FORGET_NOT_KEPT]:
+            self.notify(printable(f"Not kept: what this message said of “{topic}”."), title="forget", markup=False)
         if unmatched is not None and offers:
             self._offer_forget(unmatched, offers)
         elif unmatched is not None:
