@@ -7,7 +7,7 @@ import pytest
 from helpers import fake_conversation, fake_services
 
 from memchat.memory.forget_offer import DRAWN_FLOOR, OFFER_FLOOR, offered
-from memchat.memory.hand_forget import told_sentences
+from memchat.memory.hand_forget import cut_clause, told_sentences
 from memchat.types import (
     EPISODE,
     FORGET_NOT_KEPT,
@@ -236,3 +236,22 @@ def test_a_chat_message_that_asks_to_forget_still_has_the_rest_of_it_heard(tmp_p
     assert any("York" in text for text in alive) and not any("48,500" in text for text in alive)
     assert [o.content for o in written if o.reason == FORGET_NOT_KEPT] == ["salary figure"]
     assert not [o for o in written if o.reason in (FORGET_UNMATCHED, FORGET_OFFER)]
+
+
+def test_a_sentence_that_told_two_things_loses_only_the_clause_of_the_one_forgotten():
+    """Found by the tmux test (round 25): forgetting "The user lives in Lisbon" took the whole sentence "I live in
+    Lisbon and my dog is called Pixel", and with it the dog in the user's own words."""
+    said = "I live in Lisbon and my dog is called Pixel."
+    assert cut_clause(memory(2, "The user lives in Lisbon."), said) == ("I live in Lisbon.", "My dog is called Pixel.")
+    assert cut_clause(memory(3, "The user's dog is called Pixel."), said) == ("My dog is called Pixel.",
+                                                                              "I live in Lisbon.")
+    assert cut_clause(memory(4, "The user plays cello."), "I play cello in an orchestra, on Tuesdays.") is None
+
+
+def test_a_pinned_episode_keeps_its_words_when_a_fact_drawn_from_it_is_forgotten(tmp_path):
+    services, episode, engaged = told_once(tmp_path)
+    services.memories.pin(episode.id)
+    services.writer.forget_one(engaged.id)
+    kept = services.memories.require(episode.id)
+    assert (kept.status, kept.content) == ("active", TOLD)  # the user pinned these words
+    assert services.memories.require(engaged.id).status == "deleted"

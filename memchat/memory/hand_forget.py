@@ -17,12 +17,14 @@ pending. Forgetting stays soft (status `deleted`); `purge` is the hard delete.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from memchat.memory.episodes import leans_back
 from memchat.memory.items import MemoryStore
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import embedding_text
+from memchat.memory.speech import split_clauses
 from memchat.memory.terms import search_terms
 from memchat.types import EPISODE, MemchatError, Memory, MemoryDraft
 
@@ -51,6 +53,37 @@ def told_sentences(memory: Memory, episode: Memory) -> list[int]:
     return sorted(told)
 
 
+def _words(memory: Memory) -> set[str]:
+    return set(search_terms(memory.content)) - _USER_WORDS
+
+
+def cut_clause(memory: Memory, sentence: str) -> tuple[str, str] | None:
+    """A sentence that told two things in clauses ("I live in Lisbon and my dog is called Pixel"): the clause that
+    told `memory` and what the sentence keeps without it, or None when the sentence is one thing. Pure."""
+    clauses = split_clauses(sentence)
+    words = _words(memory)
+    if len(clauses) < 2 or not words:
+        return None
+    shares = [len(words & set(search_terms(c))) / len(words) for c in clauses]
+    best = max(range(len(clauses)), key=shares.__getitem__)
+    if not shares[best] or any(share >= ALSO_TOLD for i, share in enumerate(shares) if i != best):
+        return None  # the other clauses told it too
+    told = clauses[best].strip()
+    start = sentence.find(told)
+    if start < 0:
+        return None
+    before = sentence[:start].rstrip(" ,;")
+    before = re.sub(r"\s*\b(?:and|but|so|or)$", "", before, flags=re.IGNORECASE).rstrip(" ,;")
+    after = re.sub(r"^[\s,;]*(?:(?:and|but|so|or)\b)?\s*", "", sentence[start + len(told):])
+    kept = f"{before} {after}".strip() if before else after[:1].upper() + after[1:]
+    if not re.search(r"\w", kept):
+        return None
+    if before and not re.search(r"[.!?。！？]$", kept):
+        kept += "."
+    piece = told[:1].upper() + told[1:]
+    return (piece if re.search(r"[.!?。！？]$", piece) else piece + "."), kept
+
+
 def forget(store: MemoryStore, memory_id: int) -> list[Memory]:
     """Soft-delete one memory and what would tell it again; returns every row whose status changed."""
     memory = store.require(memory_id)
@@ -59,16 +92,21 @@ def forget(store: MemoryStore, memory_id: int) -> list[Memory]:
     if memory.is_episode:
         return _forget_all(store, memory, [memory, *store.distilled_from(memory.id)])
     episode = store.get(memory.origin_id) if memory.origin_id is not None else None
-    if episode is None or not episode.is_episode or episode.status != "active":
-        return _forget_all(store, memory, [memory])
+    if episode is None or not episode.is_episode or episode.status != "active" or episode.pinned:
+        return _forget_all(store, memory, [memory])  # a pinned episode keeps its words: the user chose to keep them
     sentences = split_sentences(episode.content)
     told = told_sentences(memory, episode)
     if not told:  # no word of it in any sentence (a model's rewording): nothing tells which sentence said it
         return _forget_all(store, memory, [memory])
-    kept = " ".join(s for i, s in enumerate(sentences) if i not in told)
+    cut = cut_clause(memory, sentences[told[0]]) if len(told) == 1 else None
+    if cut is not None:  # "I live in Lisbon and my dog is called Pixel": the dog stays in the user's words
+        piece = cut[0]
+        kept = " ".join(cut[1] if i == told[0] else s for i, s in enumerate(sentences))
+    else:
+        piece = " ".join(sentences[i] for i in told)
+        kept = " ".join(s for i, s in enumerate(sentences) if i not in told)
     if not kept:
         return _forget_all(store, memory, [memory, episode])
-    piece = " ".join(sentences[i] for i in told)
     dated = episode.event_text in piece  # the time the episode carried, if the piece said it
     draft = MemoryDraft(
         kind=EPISODE, content=piece, importance=episode.importance, confidence=episode.confidence,
