@@ -363,7 +363,9 @@ class Conversation:
         request would have taken it: each memory with the sentences that told it (see `MemoryWriter.forget_one`),
         the exchanges that said them out of the chat window, their names out of the rolling summaries."""
         services, sessions = self.services, self.services.sessions
-        gone = [m for memory_id in memory_ids for m in services.writer.forget_one(memory_id)]
+        picked = [m for m in services.memories.many(memory_ids).values() if m.status != "deleted"]
+        gone = [m for memory in picked if services.memories.require(memory.id).status != "deleted"  # an earlier
+                for m in services.writer.forget_one(memory.id)]  # pick may have taken it (the clause of one sentence)
         said = {m.source_message for m in gone if m.source_message is not None}
         window = {m.id for m in sessions.window(self.session.id)}
         with services.db.transaction():
