@@ -236,6 +236,8 @@ def test_a_chat_message_that_asks_to_forget_still_has_the_rest_of_it_heard(tmp_p
     assert any("York" in text for text in alive) and not any("48,500" in text for text in alive)
     assert [o.content for o in written if o.reason == FORGET_NOT_KEPT] == ["salary figure"]
     assert not [o for o in written if o.reason in (FORGET_UNMATCHED, FORGET_OFFER)]
+    window = conversation.services.sessions.window(conversation.session.id)
+    assert not any("48,500" in m.content for m in window)  # the next prompt does not read the figure either
 
 
 def test_a_sentence_that_told_two_things_loses_only_the_clause_of_the_one_forgotten():
@@ -255,3 +257,14 @@ def test_a_pinned_episode_keeps_its_words_when_a_fact_drawn_from_it_is_forgotten
     kept = services.memories.require(episode.id)
     assert (kept.status, kept.content) == ("active", TOLD)  # the user pinned these words
     assert services.memories.require(engaged.id).status == "deleted"
+
+
+def test_the_purge_offered_for_what_a_message_told_and_asked_to_forget_scrubs_it(tmp_path):
+    conversation = fake_conversation(tmp_path, ("Noted.",))
+    conversation.run_turn("i'll be on £48,500 at the new place. actually please forget the salary figure.")
+    conversation.wait()
+    services = conversation.services
+    reports = services.writer.purge_topic("salary figure")
+    assert reports and sum(r.messages for r in reports) >= 1
+    said = [m.content for m in services.sessions.messages(conversation.session.id)]
+    assert not any("48,500" in text for text in said), said

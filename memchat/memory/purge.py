@@ -45,6 +45,23 @@ def _scrub(db: Database, table: str, column: str, needles: list[str], marker: st
     return changed
 
 
+def scrub_sentences(db: Database, sentences: list[str]) -> PurgeReport:
+    """Replace these sentences (as typed) by the marker wherever text was copied: what a message told of a topic it
+    asked to forget in the same breath, which was never stored as a memory to purge."""
+    texts = sorted({t for t in sentences if len(t) >= 8}, key=len, reverse=True)
+    report = PurgeReport()
+    if not texts:
+        return report
+    with db.transaction():
+        for table, column, field_name in _TEXT_COLUMNS:
+            if table != "turns":
+                setattr(report, field_name, _scrub(db, table, column, texts, MARKER))
+        report.snapshots = _scrub(db, "turns", "snapshot", [json.dumps(t, ensure_ascii=False)[1:-1] for t in texts],
+                                  MARKER)
+    db.checkpoint()
+    return report
+
+
 def purge_rows(db: Database, memory: Memory, related: list[Memory]) -> PurgeReport:
     """Delete `memory` and `related` (its episode, or the typed memories of an episode) and scrub their
     text everywhere it was copied. The caller chose `related`; this only writes."""

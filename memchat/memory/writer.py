@@ -46,7 +46,7 @@ from memchat.memory.people import introduction, introductions, relation_in, rost
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates, same_named_person
 from memchat.memory.persons import same_person as same_person_named
 from memchat.memory.profile import states_who
-from memchat.memory.purge import PurgeReport, scrub_phrase
+from memchat.memory.purge import PurgeReport, scrub_phrase, scrub_sentences
 from memchat.memory.rules import (
     contains_secret,
     forget_request,
@@ -744,6 +744,20 @@ class MemoryWriter:
             report = self.memories.purge(memory.id, alone=True)  # an episode's other facts are not the topic
             gone.update(report.memory_ids)
             reports.append(report)
+        told = self._told_with_request(topic)  # "i'll be on £48,500 … please forget the salary figure": never stored
+        if told:
+            reports.append(scrub_sentences(self.memories.db, told))
         if reports:
             reports.append(scrub_phrase(self.memories.db, topic))  # the messages that named it, the request too
         return reports
+
+    def _told_with_request(self, topic: str) -> list[str]:
+        """The sentences of the user's messages that asked to forget `topic` which told of it themselves."""
+        rows = self.memories.db.rows("SELECT content FROM messages WHERE role = 'user' AND instr(lower(content), ?) > 0",
+                                     (topic.lower(),)) if len(topic) >= 3 else []
+        told = []
+        for row in rows:
+            request = forget_request(row["content"])
+            if request is not None and request.topic.lower() == topic.lower():
+                told += [s for s in split_sentences(row["content"]) if forget_request(s) is None and about(topic, s)]
+        return told

@@ -32,6 +32,7 @@ from memchat.pipeline.reply_guard import ReplyGuard, loops_back
 from memchat.pipeline.services import Services
 from memchat.prompt.assemble import Assembly, PromptParts, assemble, recalled_room
 from memchat.types import (
+    FORGET_NOT_KEPT,
     FORGET_OFFER,
     PURGE_OFFER,
     BudgetReport,
@@ -356,6 +357,9 @@ class Conversation:
                             and any(about(topic, sentence) for sentence in split_sentences(m.content))])
             outcomes.append(WriteOutcome(
                 "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
+        elif not_kept:  # never stored as memory, but the message as typed is in the transcript
+            outcomes.append(WriteOutcome(
+                "skipped", f"memchat memory purge-topic {shlex.quote(topic)} {db}", PURGE_OFFER))
         return outcomes, heard
 
     def forget_picked(self, topic: str, memory_ids: list[int]) -> list[Memory]:
@@ -389,6 +393,9 @@ class Conversation:
         else:  # "…forget the salary figure. Also my sister moved to York": the move is heard as in any message
             outcomes, failures = extraction.extract(services, user_message, text)
             outcomes = (forgotten or []) + outcomes
+        if any(o.reason == FORGET_NOT_KEPT for o in outcomes):  # the message itself told what it asks to forget: it
+            services.sessions.drop_exchanges([user_message.id])  # is not read again with the chat (its other news
+            # is in memory), nor is the reply to it
         run_forgetting(services.db, services.settings.forget)
         elapsed = (time.perf_counter() - started) * 1000
         snapshot.save(services.db, self.session.id, turn, snapshot.add_writes(record, outcomes, failures, elapsed))
