@@ -40,6 +40,14 @@ def told_once(tmp_path):
     return services, episode, engaged
 
 
+def outcomes_of(conversation, text: str) -> list:
+    """What the write path did with one turn's message, once its extraction is done."""
+    written = []
+    conversation.run_turn(text, emit=lambda event: written.extend(getattr(event, "outcomes", [])))
+    conversation.wait()
+    return written
+
+
 def active_texts(services) -> list[str]:
     return [m.content for m in services.memories.list_items(statuses=("active",), episodes=True)]
 
@@ -124,10 +132,7 @@ def test_a_forget_request_that_matched_nothing_offers_what_is_close(tmp_path):
     conversation = fake_conversation(tmp_path, ("Congratulations!", "OK."))
     conversation.run_turn("My sister Clara just got engaged to a guy called Pete.")
     conversation.wait()
-    written = []
-    conversation.run_turn("Please forget what I told you about Clara's wedding plans.",
-                          emit=lambda e: written.extend(getattr(e, "outcomes", [])))
-    conversation.wait()
+    written = outcomes_of(conversation, "Please forget what I told you about Clara's wedding plans.")
     services = conversation.services
     assert any(o.reason == FORGET_UNMATCHED for o in written)
     offers = [o for o in written if o.reason == FORGET_OFFER]
@@ -146,10 +151,7 @@ def test_a_forget_request_that_matched_offers_nothing(tmp_path):
     conversation = fake_conversation(tmp_path, ("Congratulations!", "OK."))
     conversation.run_turn("My sister Clara just got engaged to a guy called Pete.")
     conversation.wait()
-    written = []
-    conversation.run_turn("Please forget what I told you about Clara getting engaged.",
-                          emit=lambda e: written.extend(getattr(e, "outcomes", [])))
-    conversation.wait()
+    written = outcomes_of(conversation, "Please forget what I told you about Clara getting engaged.")
     assert any(o.action == "deleted" for o in written)
     assert not [o for o in written if o.reason in (FORGET_OFFER, FORGET_UNMATCHED)]
     assert not any("engaged" in text for text in active_texts(fake_services(tmp_path)))
@@ -228,10 +230,8 @@ def test_a_chat_message_that_asks_to_forget_still_has_the_rest_of_it_heard(tmp_p
     Harriet moved to York" was lost (found trying it as a user, round 25). What it said of the topic is not kept,
     and the turn says so instead of "nothing matched"."""
     conversation = fake_conversation(tmp_path, ("Noted.",))
-    written = []
-    conversation.run_turn("i'll be on £48,500 at the new place. actually please forget the salary figure. Also my "
-                          "sister Harriet moved to York.", emit=lambda e: written.extend(getattr(e, "outcomes", [])))
-    conversation.wait()
+    written = outcomes_of(conversation, "i'll be on £48,500 at the new place. actually please forget the salary "
+                                        "figure. Also my sister Harriet moved to York.")
     alive = active_texts(conversation.services)
     assert any("York" in text for text in alive) and not any("48,500" in text for text in alive)
     assert [o.content for o in written if o.reason == FORGET_NOT_KEPT] == ["salary figure"]

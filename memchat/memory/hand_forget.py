@@ -25,13 +25,17 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import embedding_text
 from memchat.memory.speech import split_clauses
-from memchat.memory.terms import search_terms
+from memchat.memory.terms import USER_TERMS, search_terms
 from memchat.types import EPISODE, MemchatError, Memory, MemoryDraft
 
 ALSO_TOLD = 0.6
 """A typed memory came from the sentences of its episode that share most of its words; any other sentence
 holding this share of its words told it again."""
-_USER_WORDS = frozenset(search_terms("the user user's their they 用户"))
+
+
+def _words(memory: Memory) -> set[str]:
+    """The index terms of what a typed memory says (not "the user")."""
+    return set(search_terms(memory.content)) - USER_TERMS
 
 
 def told_sentences(memory: Memory, episode: Memory) -> list[int]:
@@ -39,7 +43,7 @@ def told_sentences(memory: Memory, episode: Memory) -> list[int]:
     (all of them on a tie), any other sharing `ALSO_TOLD` of them, and the sentences right after one of these
     that lean on it ("Huge news from my sister Clara! She and Pete got engaged."). Pure."""
     sentences = split_sentences(episode.content)
-    words = set(search_terms(memory.content)) - _USER_WORDS
+    words = _words(memory)
     if len(sentences) <= 1 or not words:
         return list(range(len(sentences))) if len(sentences) == 1 else []
     shares = [len(words & set(search_terms(s))) / len(words) for s in sentences]
@@ -51,10 +55,6 @@ def told_sentences(memory: Memory, episode: Memory) -> list[int]:
         if index - 1 in told and leans_back(sentences[index]):
             told.add(index)
     return sorted(told)
-
-
-def _words(memory: Memory) -> set[str]:
-    return set(search_terms(memory.content)) - _USER_WORDS
 
 
 def cut_clause(memory: Memory, sentence: str) -> tuple[str, str] | None:
@@ -136,8 +136,8 @@ def restore(store: MemoryStore, memory_id: int, status: str | None = None) -> li
     memory = store.require(memory_id)
     with store.db.transaction():
         went = dict(store.taken_back(memory.id))
-        back = [store.set_status(memory.id, status or went.pop(memory.id, "active"))]
-        went.pop(memory.id, None)
+        own = went.pop(memory.id, "active")
+        back = [store.set_status(memory.id, status or own)]
         for other_id, previous in went.items():
             other = store.get(other_id)
             if other is not None and other.status == "deleted":

@@ -111,6 +111,10 @@ def search_terms(text: str, *, drop_stopwords: bool = False) -> list[str]:
     return terms
 
 
+USER_TERMS = frozenset(search_terms("the user user's their they 用户"))
+"""The index terms a typed memory names the user by ("The user's …"): no word of what it says."""
+
+
 def query_terms(text: str) -> list[str]:
     """The meaningful, de-duplicated terms of a query."""
     return list(_query_terms(text))

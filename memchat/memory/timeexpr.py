@@ -378,15 +378,11 @@ _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence holding text[start:end], whose tense says which way a time goes ("GOT IT!!! Start date is 1 June"
+    is not told in the past: the news is past, the date is not)."""
     before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
     after = _SENTENCE_END.search(text, end)
     return text[before[-1] if before else 0:after.start() if after else len(text)]
-
-
-def _told_in_the_past(text: str, start: int, end: int) -> bool:
-    """Whether the sentence holding text[start:end] is told in the past ("GOT IT!!! Start date is 1 June"
-    is not: the news is past, the date is not)."""
-    return bool(_PAST.search(_sentence_around(text, start, end)))
 
 
 def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
@@ -400,8 +396,9 @@ def resolve_times(text: str, said_at: float) -> list[ResolvedTime]:
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
                 continue
-            resolved = resolve_match(rule, match, said, future, not future and _told_in_the_past(text, start, end),
-                                     bool(_AHEAD.search(_sentence_around(text, start, end))))
+            sentence = _sentence_around(text, start, end)
+            resolved = resolve_match(rule, match, said, future, not future and bool(_PAST.search(sentence)),
+                                     bool(_AHEAD.search(sentence)))
             if resolved is None:
                 continue
             taken.append((start, end))

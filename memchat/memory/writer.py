@@ -73,7 +73,7 @@ from memchat.memory.speech import (
     without_aside,
     without_question_tail,
 )
-from memchat.memory.terms import has_cjk, search_terms
+from memchat.memory.terms import USER_TERMS, has_cjk, search_terms
 from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
 from memchat.types import (
     EPISODE,
@@ -91,7 +91,6 @@ PENDING_GAP = 0.3
 _ONE_AT_A_TIME = frozenset({"diet"})
 """Many-valued slots whose values one keeps one of at a time (vegetarian, then pescatarian; gluten-free beside
 either): any change language replaces the latest. In the others (pastimes, languages, pets) only a switch does."""
-_USER_WORDS = frozenset(search_terms("the user user's their they 用户"))
 
 
 def _whom_it_names(content: str) -> set[str]:
@@ -226,7 +225,7 @@ def _carries_a_value(draft: MemoryDraft) -> bool:
     if slot is None or has_cjk(draft.content):
         return True
     own = set(search_terms(slot.name.replace("_", " ")))  # the slot's name only: "vegetarian" is a diet's value
-    return bool(set(search_terms(draft.content)) - own - _USER_WORDS - _NO_VALUE)
+    return bool(set(search_terms(draft.content)) - own - USER_TERMS - _NO_VALUE)
 
 
 def _only_news(draft: MemoryDraft) -> bool:
@@ -724,7 +723,7 @@ class MemoryWriter:
             for memory in self.memories.distilled_from(episode_id):
                 if memory.id in found:
                     continue
-                words = set(search_terms(memory.content)) - _USER_WORDS - _whom_it_names(memory.content)
+                words = set(search_terms(memory.content)) - USER_TERMS - _whom_it_names(memory.content)
                 if not words or memory.kind == "relation" and len(words) < 3:
                     continue  # "The user's brother is Tom" is not the arrest; "她是我前同事 已经分居两个月了" tells it
                 share = max((len(words & g) / len(words) for g in gone), default=0.0)

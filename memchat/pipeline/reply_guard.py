@@ -89,7 +89,7 @@ def _near_pair(said: list[tuple[int, tuple[str, ...]]]) -> bool:
 
 @lru_cache(maxsize=4096)
 def _ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
-    """`similarity` of two sentences' words; cached, as a streamed reply is checked again at every piece."""
+    """The difflib ratio of two word sequences; cached, as a streamed reply is checked again at every piece."""
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
@@ -103,7 +103,7 @@ def similarity(a: str, b: str) -> float:
     wa, wb = words(a), words(b)
     if not wa or not wb:
         return 1.0 if wa == wb else 0.0
-    return SequenceMatcher(None, wa, wb, autojunk=False).ratio()
+    return _ratio(tuple(wa), tuple(wb))
 
 
 def most_similar(text: str, others: Sequence[str]) -> tuple[float, str]:
