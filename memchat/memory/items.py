@@ -74,7 +74,8 @@ class MemoryStore:
         self._ready: dict[str, list[float]] = {}
         self._people: tuple[tuple[int, int], dict[str, set[str]]] | None = None
         self._touched = 0  # rows changed by `touch` alone
-        db.ensure_vectors(embedder.dim, embedder.name)
+        if not db.ensure_vectors(embedder.dim, embedder.name):  # same size, another model: not comparable either
+            raise db.other_model(embedder.name, embedder.dim)
         self.index = VectorIndex(db, embedder.dim)
 
     # ---- embeddings -----------------------------------------------------------

@@ -269,12 +269,16 @@ class Database:
                 self.set_meta("embed_model", model)
             return True
         if int(known) != dim:
-            raise MemchatError(
-                f"this database's memories were embedded with {self.meta('embed_model')} ({known}-d), "
-                f"not {model} ({dim}-d)",
-                "use the same embedding model, or run `memchat memory reindex` to re-embed every memory",
-            )
+            raise self.other_model(model, dim)
         return self.meta("embed_model") == model
+
+    def other_model(self, model: str, dim: int) -> MemchatError:
+        """The error for vectors made by another embedding model than `model`: the two cannot be compared."""
+        return MemchatError(
+            f"this database's memories were embedded with {self.meta('embed_model')} ({self.meta('embed_dim')}-d), "
+            f"not {model} ({dim}-d)",
+            "use the same embedding model, or run `memchat memory reindex` to re-embed every memory",
+        )
 
     def versions(self) -> dict[str, str]:
         return {

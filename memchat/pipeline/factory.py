@@ -55,8 +55,27 @@ def load_engines(settings: Settings, *, progress: bool = True, background: bool 
                                sha256=chat_sha or file_sha256(chat_path))
 
     engine: ChatEngine = BackgroundChatEngine(load_chat, name=chat_path.stem, n_ctx=model.n_ctx) if background else load_chat()
-    embedder = LlamaEmbedder(embed_path, n_threads=model.n_threads)
-    return engine, embedder
+    return engine, paired(LlamaEmbedder(embed_path, n_threads=model.n_threads), settings)
+
+
+def load_embedder(settings: Settings, *, progress: bool = True) -> Embedder:
+    """The embedder alone (`memory reindex`): the server's with engine.embeddings = "remote", else the local one."""
+    from memchat.engine.llama import LlamaEmbedder
+
+    if settings.engine.kind == "openai" and settings.engine.embeddings == "remote":
+        return remote_engines(settings, progress=progress)[1]
+    embed_path, _ = resolve_model(settings.model.embed, progress=progress)
+    return paired(LlamaEmbedder(embed_path, n_threads=settings.model.n_threads), settings)
+
+
+def paired(embedder: Embedder, settings: Settings) -> Embedder:
+    """The embedder with the second one beside it, when model.second_embed names one."""
+    from memchat.engine.paired_embed import PairedEmbedder, second_embedder
+
+    model = settings.model
+    if not model.second_embed:
+        return embedder
+    return PairedEmbedder(embedder, second_embedder(model.second_embed), model.first_share)
 
 
 def remote_engines(settings: Settings, *, progress: bool = True) -> tuple[ChatEngine, Embedder]:
@@ -79,7 +98,7 @@ def remote_engines(settings: Settings, *, progress: bool = True) -> tuple[ChatEn
                                       api_key_env=remote.api_key_env, timeout=remote.timeout,
                                       connect_timeout=remote.connect_timeout)
     embed_path, _ = resolve_model(settings.model.embed, progress=progress)
-    return engine, LlamaEmbedder(embed_path, n_threads=settings.model.n_threads)
+    return engine, paired(LlamaEmbedder(embed_path, n_threads=settings.model.n_threads), settings)
 
 
 def open_database(settings: Settings, *, create: bool = True) -> Database:
