@@ -124,6 +124,18 @@ def test_a_reply_that_says_two_of_its_sentences_again_with_a_word_changed_is_a_l
                       "bread together and it came out beautifully.") is None
 
 
+def test_a_reply_that_runs_into_one_character_over_and_over_ends_before_the_run():
+    """What the 135M model did to a Chinese message: a sentence, then full-width semicolons and ampersands to the
+    end of the reply budget."""
+    opening = "我在上浴中，你能不能记归我这个小时"
+    assert loops_back(opening + "；" * 40 + "！" + "＆" * 30) == len(opening)
+    assert loops_back("Sure! " + "ha" * 8) == len("Sure! ")
+    assert loops_back("Sure! " + "ha" * 4 + " That is funny.") is None  # a laugh is not a run
+    assert loops_back("Wait for it..." + " Done!") is None
+    assert loops_back("It costs 1000000000000000000 dollars.") is None  # digits are a number
+    assert loops_back("First part\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nSecond part") is None  # blank lines are layout
+
+
 def test_a_looping_reply_ends_where_the_loop_began(tmp_path):
     conv = fake_conversation(tmp_path)
     engine = conv.services.engine
@@ -133,6 +145,17 @@ def test_a_looping_reply_ends_where_the_loop_began(tmp_path):
     assert finished.reply == f"{first} Take care of yourself."
     assert [m.content for m in conv.history() if m.role == "assistant"][-1] == finished.reply
     assert engine.samplings and len(engine.samplings) == 1  # cut, not regenerated
+
+
+def test_a_reply_that_runs_into_a_degenerate_run_is_cut_while_it_streams(tmp_path):
+    conv = fake_conversation(tmp_path)
+    engine = conv.services.engine
+    engine.enqueue("你好！我记住了。 " + "； " * 200)  # the fake engine streams a word at a time
+    events = []
+    finished = conv.run_turn("我每天早上沿着运河跑五公里。", events.append)
+    assert finished.reply == "你好！我记住了。"
+    streamed = "".join(e.text for e in events if isinstance(e, TokenStreamed))
+    assert streamed.count("；") < 40  # stopped near the start of the run, not at the end of the budget
 
 
 def test_copy_penalty_grows_with_the_copied_run():

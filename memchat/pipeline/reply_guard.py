@@ -16,8 +16,8 @@ A repeat is a reply ≥ 0.9 similar to an earlier one, or one opening with an ea
 words and ≥ 0.6 similar (a template with a word swapped).
 
 The first reply that passes is final; if none does, the least similar one is. Whatever the attempt, a reply
-that says a sentence of its own a second time, or two in a row again with a word or two changed (`loops_back`: a
-small model looping), ends where the loop began.
+that says a sentence of its own a second time, or two in a row again with a word or two changed, or runs into one
+character or a few said over and over (`loops_back`: a small model looping), ends where the loop began.
 """
 
 from __future__ import annotations
@@ -53,11 +53,26 @@ NEAR_REPEAT = 0.85
 two changed) are a loop too; one such sentence alone is not ("Add one cup of flour… Then add one cup of sugar…")."""
 
 
+RUN_REPEATS = 8
+RUN_CHARS = 16
+"""A unit of one to four characters said this many times in a row, over at least this many characters
+("；；；；…", "＆＆＆＆…", "hahahaha…"), is a degenerate run, not text: the reply ends before it."""
+_RUN = re.compile(r"(\S.{0,3}?)\1{%d,}" % (RUN_REPEATS - 1), re.DOTALL)
+
+
 def loops_back(reply: str, min_words: int = LOOP_WORDS) -> int | None:
     """Where a reply starts saying again what it already said ("I've been thinking of you lately… I've been thinking
     of you lately…", a small model's loop, or a paragraph again with a word changed): the index at which a finished
     sentence of at least `min_words` words that the reply already said begins, or the first of two such sentences
-    in a row that near-repeat an earlier pair, or None. Pure; words compared as `words` reads them."""
+    in a row that near-repeat an earlier pair, or where a degenerate run of a few characters begins (`RUN_REPEATS`),
+    or None. Pure; words compared as `words` reads them."""
+    run = next((m.start() for m in _RUN.finditer(reply)
+                if len(m.group(0)) >= RUN_CHARS and not m.group(1).isdigit()), None)
+    looped = _sentence_loop(reply[:run] if run is not None else reply, min_words)
+    return looped if looped is not None else run
+
+
+def _sentence_loop(reply: str, min_words: int) -> int | None:
     seen: set[tuple[str, ...]] = set()
     said: list[tuple[int, tuple[str, ...]]] = []  # (start, words) of each finished sentence long enough
     for match in _SENTENCE.finditer(reply):
