@@ -250,6 +250,29 @@ def test_a_sentence_that_told_two_things_loses_only_the_clause_of_the_one_forgot
     assert cut_clause(memory(4, "The user plays cello."), "I play cello in an orchestra, on Tuesdays.") is None
 
 
+def test_a_chinese_sentence_that_told_two_things_loses_only_the_clause_of_the_one_forgotten(tmp_path):
+    """Left alone in round 25: a one-sentence Chinese message that told two things lost both when one was forgotten."""
+    said = "我在杭州一家游戏公司上班，我女朋友叫小雨，她是护士。"
+    assert cut_clause(memory(2, "用户女朋友叫小雨。"), said) == ("我女朋友叫小雨，她是护士。", "我在杭州一家游戏公司上班。")
+    assert cut_clause(memory(3, "用户在杭州一家游戏公司上班。"), said) == ("我在杭州一家游戏公司上班。",
+                                                                       "我女朋友叫小雨，她是护士。")
+    assert cut_clause(memory(4, "用户的狗叫土豆，三岁了。"), "我养了一只柯基，叫土豆，三岁了。") is None  # one thing
+    assert cut_clause(memory(5, "用户在杭州上班，女朋友叫小雨。"), "我在杭州上班，女朋友叫小雨。") is None  # told both
+
+    conversation = fake_conversation(tmp_path, ("好的",))
+    conversation.run_turn(said)
+    conversation.wait()
+    services = conversation.services
+    items = services.memories.list_items(episodes=True)
+    [episode] = [m for m in items if m.is_episode]
+    [girlfriend] = [m for m in items if not m.is_episode and "小雨" in m.content]
+    services.writer.forget_one(girlfriend.id)
+    assert services.memories.require(episode.id).content == "我在杭州一家游戏公司上班。"
+    assert not any("小雨" in text for text in active_texts(services))
+    services.writer.restore_one(girlfriend.id)
+    assert any("小雨" in text for text in active_texts(services))
+
+
 def test_a_pinned_episode_keeps_its_words_when_a_fact_drawn_from_it_is_forgotten(tmp_path):
     services, episode, engaged = told_once(tmp_path)
     services.memories.pin(episode.id)

@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from memchat.memory.distill import CN_RELATIVES
 from memchat.memory.episodes import leans_back
 from memchat.memory.items import MemoryStore
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import embedding_text
 from memchat.memory.speech import split_clauses
-from memchat.memory.terms import USER_TERMS, search_terms
+from memchat.memory.terms import USER_TERMS, has_cjk, search_terms
 from memchat.types import EPISODE, MemchatError, Memory, MemoryDraft
 
 ALSO_TOLD = 0.6
@@ -57,11 +58,50 @@ def told_sentences(memory: Memory, episode: Memory) -> list[int]:
     return sorted(told)
 
 
+CJK_ALSO_TOLD = 0.25
+"""Chinese words are counted as two-character pieces, many of them shared by chance: a clause holding this share
+of a memory's pieces told part of it."""
+_CN_NEW_SUBJECT = re.compile(rf"^\s*(?:我|俺|(?:我们?的?)?(?:{CN_RELATIVES}))")
+"""A Chinese clause that opens with its own subject (the user, or a relative of theirs) tells a new thing; one
+that opens otherwise ("叫土豆", "她是护士") goes on with the clause before it."""
+
+
+def cjk_clauses(sentence: str) -> list[str]:
+    """A Chinese sentence split at its commas into the things it tells: "我在杭州上班，我女朋友叫小雨，她是护士。" →
+    "我在杭州上班，", "我女朋友叫小雨，她是护士。" (as the write path splits it). Pure."""
+    clauses: list[str] = []
+    for piece in (p for p in re.split(r"(?<=[，,；;])", sentence) if p.strip()):
+        if clauses and not _CN_NEW_SUBJECT.match(piece):
+            clauses[-1] += piece
+        else:
+            clauses.append(piece)
+    return clauses
+
+
+def _cut_cjk(memory: Memory, sentence: str, words: set[str]) -> tuple[str, str] | None:
+    clauses = cjk_clauses(sentence)
+    if len(clauses) < 2:
+        return None
+    shares = [len(words & set(search_terms(c))) / len(words) for c in clauses]
+    best = max(range(len(clauses)), key=shares.__getitem__)
+    if not shares[best] or any(share >= CJK_ALSO_TOLD for i, share in enumerate(shares) if i != best):
+        return None  # another clause told part of it too ("用户在杭州上班，女朋友叫小雨。" told both)
+
+    def ended(text: str) -> str:
+        text = text.strip().rstrip("，,；;")
+        return text if re.search(r"[.!?。！？]$", text) else text + "。"
+
+    return ended(clauses[best]), ended("".join(c for i, c in enumerate(clauses) if i != best))
+
+
 def cut_clause(memory: Memory, sentence: str) -> tuple[str, str] | None:
-    """A sentence that told two things in clauses ("I live in Lisbon and my dog is called Pixel"): the clause that
-    told `memory` and what the sentence keeps without it, or None when the sentence is one thing. Pure."""
-    clauses = split_clauses(sentence)
+    """A sentence that told two things in clauses ("I live in Lisbon and my dog is called Pixel",
+    "我在杭州上班，我女朋友叫小雨"): the clause that told `memory` and what the sentence keeps without it, or None
+    when the sentence is one thing. Pure."""
     words = _words(memory)
+    if has_cjk(sentence):
+        return _cut_cjk(memory, sentence, words) if words else None
+    clauses = split_clauses(sentence)
     if len(clauses) < 2 or not words:
         return None
     shares = [len(words & set(search_terms(c))) / len(words) for c in clauses]
