@@ -234,6 +234,9 @@ class Timings:
     """Prompt tokens found in llama.cpp's KV cache (not evaluated again)."""
     prompt_evaluated: int = 0
     """Prompt tokens evaluated for this reply."""
+    generated_tokens: int = 0
+    """Tokens the model generated for the reply, every attempt and what a cut loop dropped included: with
+    generation_ms, the decoding speed (the reply itself may keep fewer)."""
 
 
 # ---- Turn events: what the pipeline tells whoever drives it (UI, CLI) ----

@@ -156,6 +156,9 @@ def test_a_reply_that_runs_into_a_degenerate_run_is_cut_while_it_streams(tmp_pat
     assert finished.reply == "你好！我记住了。"
     streamed = "".join(e.text for e in events if isinstance(e, TokenStreamed))
     assert streamed.count("；") < 40  # stopped near the start of the run, not at the end of the budget
+    # the speed the status line shows counts what was decoded, not only what the reply kept
+    assert finished.timings.generated_tokens == len([e for e in events if isinstance(e, TokenStreamed)])
+    assert finished.timings.generated_tokens > finished.tokens_out
 
 
 def test_copy_penalty_grows_with_the_copied_run():

@@ -286,6 +286,7 @@ class Conversation:
                     emit(ReplyRestarted(attempt, guard.last.reason))
                 fresh.append(piece)
                 pieces.append(piece)
+                timings.generated_tokens += 1
                 emit(TokenStreamed(piece))
                 so_far = "".join(fresh)
                 if guard.copying(so_far):

@@ -201,8 +201,9 @@ class ChatScreen(MemoryScreen):
         elif isinstance(event, TurnFinished):
             status = self.query_one(StatusLine)
             decoding = (event.timings.generation_ms - event.timings.first_token_ms) / 1000
-            if event.tokens_out > 1 and decoding > 0:
-                status.tokens_per_second = (event.tokens_out - 1) / decoding
+            generated = event.timings.generated_tokens or event.tokens_out  # a cut loop kept fewer than it decoded
+            if generated > 1 and decoding > 0:
+                status.tokens_per_second = (generated - 1) / decoding
             status.prompt_cache = (event.timings.prompt_reused, event.timings.prompt_evaluated)
             status.extracting = True
         elif isinstance(event, MemoryWritten):
