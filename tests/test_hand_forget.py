@@ -258,6 +258,11 @@ def test_a_chinese_sentence_that_told_two_things_loses_only_the_clause_of_the_on
                                                                        "我女朋友叫小雨，她是护士。")
     assert cut_clause(memory(4, "用户的狗叫土豆，三岁了。"), "我养了一只柯基，叫土豆，三岁了。") is None  # one thing
     assert cut_clause(memory(5, "用户在杭州上班，女朋友叫小雨。"), "我在杭州上班，女朋友叫小雨。") is None  # told both
+    assert cut_clause(memory(6, "用户女朋友叫小雨。"), "我在杭州上班，我女朋友叫小雨，我们是在大学认识的。") == (
+        "我女朋友叫小雨，我们是在大学认识的。", "我在杭州上班。")  # "we" goes on with her
+    # English with a Chinese name in it is cut as English (review)
+    assert cut_clause(memory(7, "The user's dog is called Pixel."), "I live in 杭州 and my dog is called Pixel.") == (
+        "My dog is called Pixel.", "I live in 杭州.")
 
     conversation = fake_conversation(tmp_path, ("好的",))
     conversation.run_turn(said)

@@ -37,6 +37,43 @@ def test_a_text_the_first_model_cannot_read_is_read_by_the_second_alone():
     assert paired.coverage(one) == 1.0  # recall reads it by meaning, not by its words alone
 
 
+def test_threads_sharing_the_paired_embedder_each_get_their_own_vectors():
+    """Found in review: between embedding and reading its kept vectors a call let go of the lock, and another
+    thread's call could push them out (KeyError)."""
+    import threading
+    import time
+
+    inside, most = [0], [0]
+
+    class Slow(FakeEmbedder):
+        def embed(self, texts):
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+            time.sleep(0.002)  # the other thread runs meanwhile
+            inside[0] -= 1
+            return super().embed(texts)
+
+    paired = PairedEmbedder(Slow(16), FakeEmbedder(8), 0.5)
+    alone = PairedEmbedder(FakeEmbedder(16), FakeEmbedder(8), 0.5)
+    failures: list[BaseException] = []
+
+    def work(prefix: str) -> None:
+        try:
+            for round_ in range(20):
+                texts = [f"{prefix} text {round_} {i}" for i in range(40)]
+                assert paired.embed(texts) == alone.embed(texts)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=work, args=(name,)) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    assert most[0] == 1  # one call at a time: a call's kept vectors cannot be pushed out before it reads them
+
+
 def test_a_share_that_leaves_one_model_out_is_refused():
     with pytest.raises(MemchatError, match="between 0 and 1"):
         PairedEmbedder(FakeEmbedder(8), FakeEmbedder(8), 1.0)

@@ -105,3 +105,21 @@ def test_doctor_names_a_store_made_by_another_model_and_the_fix(tmp_path, capsys
     out = capsys.readouterr().out
     assert "vectors       model-a (64-d)" in out
     assert "embedded with model-a, the settings embed with all-minilm-l6-v2" in out and "memory reindex" in out
+
+
+def test_a_memchat_that_had_the_store_open_refuses_to_mix_models_after_another_reindexed_it(tmp_path):
+    """Found in review: the running process searched with 384-d queries in an 896-d store (a reshape error), or,
+    with a model of the same size, wrote its old model's vectors into the re-embedded store."""
+    db, ids = _store_with_memories(tmp_path / "m.db")
+    running = MemoryStore(Database(tmp_path / "m.db"), _embedder(64, "model-a"))
+    running.knn(_embedder(64, "model-a").embed(["Porto"])[0], 1)  # has read the store
+
+    reindex(db, _embedder(64, "model-b"))  # another memchat, same size, another model
+
+    with pytest.raises(MemchatError, match="re-embedded this database with model-b"):
+        running.knn(_embedder(64, "model-a").embed(["Porto"])[0], 1)
+    with pytest.raises(MemchatError, match="restart memchat"):
+        running.add(MemoryDraft(kind="fact", content="The user started climbing"))
+    with pytest.raises(MemchatError, match="re-embedded"):
+        running.edit(ids[0], "The user lives in Braga")
+    assert MemoryStore(db, _embedder(64, "model-b")).check_integrity() == []

@@ -66,7 +66,8 @@ def _embedder_name(settings: Settings) -> str:
     if settings.engine.kind == "openai" and settings.engine.embeddings == "remote":
         return ""
     value = settings.model.embed
-    name = Path(value).stem if value.endswith(".gguf") or os.path.sep in value else value
+    candidate = Path(value).expanduser()  # as factory.resolve_model reads the setting: a file, or a registry name
+    name = candidate.stem if candidate.suffix == ".gguf" or candidate.is_file() else value
     second = settings.model.second_embed
     return f"{name}+{second}@{settings.model.first_share:g}" if second else name
 

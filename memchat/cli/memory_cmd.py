@@ -37,8 +37,12 @@ def _emit(args: argparse.Namespace, memories: list[Memory]) -> None:
 
 
 def _reindex(args: argparse.Namespace) -> int:
-    embedder = load_embedder(args.settings, progress=not args.json)
-    db = open_database(args.settings, create=False)
+    db = open_database(args.settings, create=False)  # a mistyped --db fails before a model is loaded
+    try:
+        embedder = load_embedder(args.settings, progress=not args.json)
+    except BaseException:
+        db.close()
+        raise
     tty = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:

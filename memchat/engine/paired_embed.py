@@ -87,25 +87,23 @@ class PairedEmbedder:
         return self.first_share * min(1.0, max(0.0, self.first.coverage(text)))
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit vectors, in order; the last few texts' are kept (a draft is embedded again when sent)."""
+        """Unit vectors, in order; the last few texts' are kept (a draft is embedded again when sent). One call
+        at a time, as the GGUF embedder's own calls are (the writer's and recall's threads share it)."""
         with self._lock:
-            fresh = [t for t in dict.fromkeys(texts) if t not in self._recent]
-        if fresh:
-            ones = self.first.embed(fresh)
-            twos = self.second.embed(fresh)
-            with self._lock:
-                for text, one, two in zip(fresh, ones, twos):
+            mine = {t: self._recent[t] for t in texts if t in self._recent}
+            fresh = [t for t in dict.fromkeys(texts) if t not in mine]
+            if fresh:
+                for text, one, two in zip(fresh, self.first.embed(fresh), self.second.embed(fresh), strict=True):
                     s = self.share(text)
                     vector = np.concatenate([math.sqrt(s) * np.asarray(one, dtype=np.float32),
                                              math.sqrt(1.0 - s) * np.asarray(two, dtype=np.float32)])
-                    self._recent[text] = (vector / (np.linalg.norm(vector) or 1.0)).tolist()
-        with self._lock:
-            vectors = [self._recent[t] for t in texts]
+                    mine[text] = (vector / (np.linalg.norm(vector) or 1.0)).tolist()
             for text in texts:
+                self._recent[text] = mine[text]
                 self._recent.move_to_end(text)
-            while len(self._recent) > max(_RECENT, len(texts)):
+            while len(self._recent) > _RECENT:
                 self._recent.popitem(last=False)
-        return vectors
+            return [mine[t] for t in texts]
 
     def coverage(self, text: str) -> float:
         return 1.0  # the second model reads what the first cannot

@@ -26,7 +26,7 @@ from memchat.memory.items import MemoryStore
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import embedding_text
 from memchat.memory.speech import split_clauses
-from memchat.memory.terms import USER_TERMS, has_cjk, search_terms
+from memchat.memory.terms import USER_TERMS, search_terms
 from memchat.types import EPISODE, MemchatError, Memory, MemoryDraft
 
 ALSO_TOLD = 0.6
@@ -61,9 +61,9 @@ def told_sentences(memory: Memory, episode: Memory) -> list[int]:
 CJK_ALSO_TOLD = 0.25
 """Chinese words are counted as two-character pieces, many of them shared by chance: a clause holding this share
 of a memory's pieces told part of it."""
-_CN_NEW_SUBJECT = re.compile(rf"^\s*(?:我|俺|(?:我们?的?)?(?:{CN_RELATIVES}))")
+_CN_NEW_SUBJECT = re.compile(rf"^\s*(?:我(?!们)|俺|(?:我们?的?)?(?:{CN_RELATIVES}))")
 """A Chinese clause that opens with its own subject (the user, or a relative of theirs) tells a new thing; one
-that opens otherwise ("叫土豆", "她是护士") goes on with the clause before it."""
+that opens otherwise ("叫土豆", "她是护士", "我们是在大学认识的") goes on with the clause before it."""
 
 
 def cjk_clauses(sentence: str) -> list[str]:
@@ -94,12 +94,18 @@ def _cut_cjk(memory: Memory, sentence: str, words: set[str]) -> tuple[str, str] 
     return ended(clauses[best]), ended("".join(c for i, c in enumerate(clauses) if i != best))
 
 
+def _mostly_cjk(sentence: str) -> bool:
+    """Chinese more than anything else: "I live in 杭州 and my dog is called Pixel" is English with a name in it."""
+    cjk = len(re.findall(r"[\u3400-\u9fff]", sentence))
+    return cjk > len(re.findall(r"[A-Za-z]", sentence))
+
+
 def cut_clause(memory: Memory, sentence: str) -> tuple[str, str] | None:
     """A sentence that told two things in clauses ("I live in Lisbon and my dog is called Pixel",
     "我在杭州上班，我女朋友叫小雨"): the clause that told `memory` and what the sentence keeps without it, or None
     when the sentence is one thing. Pure."""
     words = _words(memory)
-    if has_cjk(sentence):
+    if _mostly_cjk(sentence):
         return _cut_cjk(memory, sentence, words) if words else None
     clauses = split_clauses(sentence)
     if len(clauses) < 2 or not words:

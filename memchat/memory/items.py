@@ -23,7 +23,7 @@ from memchat.memory.slots import embedding_text
 from memchat.memory.store import Database, Row
 from memchat.memory.terms import index_text, query_terms
 from memchat.memory.timeexpr import first_time
-from memchat.memory.vector_index import VectorIndex, bump_epoch
+from memchat.memory.vector_index import VectorIndex, bump_epoch, reindexed_meanwhile
 from memchat.types import EPISODE, MEMORY_STATUSES, STORED_KINDS, MemchatError, Memory, MemoryDraft
 
 _FIELDS = ["id", "kind", "content", "subject", "attribute", "importance", "confidence", "created_at", "updated_at", "last_access_at", "access_count", "source_session", "source_message", "status", "pinned", "expires_at", "superseded_by", "event_at", "event_text", "event_grain", "origin_id"]
@@ -76,7 +76,7 @@ class MemoryStore:
         self._touched = 0  # rows changed by `touch` alone
         if not db.ensure_vectors(embedder.dim, embedder.name):  # same size, another model: not comparable either
             raise db.other_model(embedder.name, embedder.dim)
-        self.index = VectorIndex(db, embedder.dim)
+        self.index = VectorIndex(db, embedder.dim, embedder.name)
 
     # ---- embeddings -----------------------------------------------------------
     @contextmanager
@@ -97,6 +97,12 @@ class MemoryStore:
         ready = self._ready.get(text)
         return ready if ready is not None else self.embedder.embed([text])[0]
 
+    def _same_model(self) -> None:
+        """Inside a write: the store's vectors still come from this process's embedder (another memchat may have
+        re-embedded it with another model since this one opened it: a vector of this one would not compare)."""
+        if self.db.meta("embed_model") != self.embedder.name:
+            raise reindexed_meanwhile(self.db, self.embedder.name)
+
     @staticmethod
     def embedding_input(draft: MemoryDraft) -> str:
         """What `add` embeds for a draft (its slot's question with its normalised text)."""
@@ -113,6 +119,7 @@ class MemoryStore:
         now = time.time() if now is None else now
         vector = self.vector(embedding_text(draft.attribute, content))
         with self.db.transaction():
+            self._same_model()
             self.db.execute(
                 "INSERT INTO memories (kind, content, subject, attribute, importance, confidence, created_at, "
                 "updated_at, last_access_at, source_session, source_message, status, pinned, expires_at, "
@@ -148,6 +155,7 @@ class MemoryStore:
             when = first_time(content, time.time() if said_at is None else said_at)
             dated = (when.at.timestamp(), when.expression, when.grain) if when else (None, "", "")
         with self.db.transaction():
+            self._same_model()
             self.db.execute(
                 "UPDATE memories SET content = ?, search_terms = ?, updated_at = ?, event_at = ?, event_text = ?, "
                 "event_grain = ? WHERE id = ?",

@@ -7,7 +7,9 @@ the vector table in one transaction: an interrupted reindex leaves the old vecto
 
 The embedding runs before the transaction (the write lock is never held across a model call); if
 another memchat process wrote memories meanwhile, the rows it changed are embedded again and the
-swap retried, a few times, before giving up with a clear error.
+swap retried, a few times, before giving up with a clear error. A memchat that has the store open
+with the old model refuses its next search or write (`vector_index.reindexed_meanwhile`) rather than
+mixing vectors of two models.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def reindex(db: Database, embedder: Embedder, *, progress: Callable[[int, int], 
     started = time.perf_counter()
     old_model, old_dim = db.meta("embed_model") or "", int(db.meta("embed_dim") or 0)
     dim = int(embedder.dim)
-    vectors: dict[int, tuple[str, list[float]]] = {}  # id → (the text embedded, its vector)
+    vectors: dict[int, tuple[str, bytes]] = {}  # id → (the text embedded, its vector as sqlite-vec stores it)
     for _attempt in range(ATTEMPTS):
         texts = _texts(db)
         todo = [(i, t) for i, t in texts.items() if vectors.get(i, ("", []))[0] != t]
@@ -53,7 +55,7 @@ def reindex(db: Database, embedder: Embedder, *, progress: Callable[[int, int], 
                 if len(vector) != dim:
                     raise MemchatError(f"{embedder.name} gave a {len(vector)}-d vector, not {dim}-d",
                                        "check the embedding model; the store was left as it was")
-                vectors[memory_id] = (text, vector)
+                vectors[memory_id] = (text, sqlite_vec.serialize_float32(vector))  # 4 bytes a number, not a float
             if progress is not None:
                 progress(min(start + BATCH, len(todo)), len(todo))
         with db.transaction():
@@ -72,7 +74,7 @@ def _texts(db: Database) -> dict[int, str]:
             for row in db.rows("SELECT id, attribute, content FROM memories ORDER BY id")}
 
 
-def _swap(db: Database, dim: int, model: str, vectors: dict[int, list[float]]) -> None:
+def _swap(db: Database, dim: int, model: str, vectors: dict[int, bytes]) -> None:
     """The new vector table in place of the old, inside the caller's transaction."""
     db.execute("DROP TRIGGER IF EXISTS memories_vec_delete")
     db.execute("DROP TABLE IF EXISTS memories_vec")
@@ -80,8 +82,7 @@ def _swap(db: Database, dim: int, model: str, vectors: dict[int, list[float]]) -
     db.execute("CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
                "DELETE FROM memories_vec WHERE rowid = old.id; END")
     for memory_id, vector in vectors.items():
-        db.execute("INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)",
-                   (memory_id, sqlite_vec.serialize_float32(vector)))
+        db.execute("INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)", (memory_id, vector))
     db.set_meta("embed_dim", str(dim))
     db.set_meta("embed_model", model)
     bump_epoch(db)

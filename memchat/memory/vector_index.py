@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memchat.memory.store import Database
+from memchat.types import MemchatError
 
 _CHUNK = 500  # ids per `rowid IN (…)` lookup
 
@@ -87,15 +88,22 @@ def nearest_by_distance(distance: np.ndarray, pool: int, bits: int) -> np.ndarra
     return np.flatnonzero(distance <= limit)
 
 
+def reindexed_meanwhile(db: Database, model: str) -> MemchatError:
+    """The error for a store another memchat re-embedded with another model while this one had it open."""
+    return MemchatError(f"another memchat re-embedded this database with {db.meta('embed_model')} while this one "
+                        f"was using {model}", "restart memchat (with the settings that embed with the new model)")
+
+
 def bump_epoch(db: Database) -> None:
     """Tell every copy that a stored vector changed or went (call inside the changing transaction)."""
     db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_epoch'")
 
 
 class VectorIndex:
-    def __init__(self, db: Database, dim: int) -> None:
+    def __init__(self, db: Database, dim: int, model: str | None = None) -> None:
         self.db = db
         self.dim = dim
+        self.model = model  # the embedder queries come from: another process's reindex changes the store's
         self._ids = np.empty(0, dtype=np.int64)
         self._matrix = np.empty((0, dim), dtype=np.float32)  # rows [0, len) are the vectors; the rest is room
         self._count = 0
@@ -179,6 +187,8 @@ class VectorIndex:
         ) or {}
         epoch, last_id = state.get("epoch"), int(state.get("last_id") or 0)
         if epoch != self._epoch:
+            if self.model is not None and self.db.meta("embed_model") != self.model:
+                raise reindexed_meanwhile(self.db, self.model)
             self._count = self._coded = 0
             self._center = None
             self._epoch, self._last_id = epoch, 0

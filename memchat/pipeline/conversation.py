@@ -275,8 +275,10 @@ class Conversation:
         first = 0.0
         max_tokens = self.services.limits.reserved_output
         guard = self._reply_guard(assembly)
+        decodeds: list[str] = []  # each attempt's generated text, a cut loop's dropped part included
         for attempt, (messages, sampling) in enumerate(guard.attempts(assembly.messages)):
             fresh: list[str] = []
+            decoded = ""
             copied = False
             for piece in engine.stream(messages, max_tokens=max_tokens, sampling=sampling, should_stop=should_stop):
                 if not first:
@@ -286,9 +288,9 @@ class Conversation:
                     emit(ReplyRestarted(attempt, guard.last.reason))
                 fresh.append(piece)
                 pieces.append(piece)
-                timings.generated_tokens += 1
                 emit(TokenStreamed(piece))
                 so_far = "".join(fresh)
+                decoded = so_far
                 if guard.copying(so_far):
                     copied = True
                     break
@@ -296,6 +298,7 @@ class Conversation:
                 if looped is not None:  # the reply says again what it said: it ends where the loop began
                     fresh = [so_far[:looped].rstrip()]
                     break
+            decodeds.append(decoded)
             if attempt == 0:  # what the turn's own prompt cost (a retry's prompt differs on purpose)
                 timings.prompt_reused, timings.prompt_evaluated = engine.prompt_cache()
             if should_stop():
@@ -307,7 +310,9 @@ class Conversation:
         done = time.perf_counter()
         timings.first_token_ms = ((first or done) - started) * 1000
         timings.generation_ms = (done - started) * 1000
-        return reply, should_stop(), engine.count(reply)
+        kept = engine.count(reply)  # counted, not the streamed pieces: one piece may hold several tokens
+        timings.generated_tokens = sum(kept if text.strip() == reply else engine.count(text) for text in decodeds)
+        return reply, should_stop(), kept
 
     def _forget_first(self, text: str, message: Message) -> tuple[list[WriteOutcome] | None, str]:
         """A "forget …" request acts before recall, so this very reply cannot use what it forgets. Returns what it

@@ -53,21 +53,25 @@ NEAR_REPEAT = 0.85
 two changed) are a loop too; one such sentence alone is not ("Add one cup of flour… Then add one cup of sugar…")."""
 
 
-RUN_REPEATS = 8
-RUN_CHARS = 16
-"""A unit of one to four characters said this many times in a row, over at least this many characters
-("；；；；…", "＆＆＆＆…", "hahahaha…"), is a degenerate run, not text: the reply ends before it."""
+RUN_REPEATS = 16
+"""A unit of one to four characters said this many times in a row ("；；；；…", "＆＆＆＆…", "哈哈哈哈…") is a
+degenerate run, not text: the reply keeps `RUN_KEPT` of them and ends. Units with an ASCII letter or digit
+(code, numbers, "0xFFFF…") and the characters of layout (rules, table borders, dot leaders, box drawing) are
+never a run."""
+RUN_KEPT = 3
 _RUN = re.compile(r"(\S.{0,3}?)\1{%d,}" % (RUN_REPEATS - 1), re.DOTALL)
+_NOT_A_RUN = re.compile(r"[A-Za-z0-9]|^[\s\-=_*#~.·…|+:/\\<>^`'\"\u2010-\u2015\u2500-\u259f\u2e3a\u2e3b\u30fc"
+                        r"\uff0d\uff1d\uff5e]+$")
 
 
 def loops_back(reply: str, min_words: int = LOOP_WORDS) -> int | None:
     """Where a reply starts saying again what it already said ("I've been thinking of you lately… I've been thinking
     of you lately…", a small model's loop, or a paragraph again with a word changed): the index at which a finished
     sentence of at least `min_words` words that the reply already said begins, or the first of two such sentences
-    in a row that near-repeat an earlier pair, or where a degenerate run of a few characters begins (`RUN_REPEATS`),
-    or None. Pure; words compared as `words` reads them."""
-    run = next((m.start() for m in _RUN.finditer(reply)
-                if len(m.group(0)) >= RUN_CHARS and not m.group(1).isdigit()), None)
+    in a row that near-repeat an earlier pair, or where a degenerate run of a few characters goes past its first
+    `RUN_KEPT` (`RUN_REPEATS`), or None. Pure; words compared as `words` reads them."""
+    run = next((m.start() + RUN_KEPT * len(m.group(1)) for m in _RUN.finditer(reply)
+                if not _NOT_A_RUN.search(m.group(1))), None)
     looped = _sentence_loop(reply[:run] if run is not None else reply, min_words)
     return looped if looped is not None else run
 
