@@ -90,3 +90,26 @@ def test_the_model_name_and_hash_are_recorded_as_they_are():
     clean = _redacted(record)
     assert clean["model"] == record["model"]  # memchat wrote these: not secrets, however random a hash looks
     assert "hunter2hunter2" not in str(clean["messages"]) and "sk-ant" not in clean["summary"]
+
+
+def test_an_export_shows_the_names_memchat_gave_and_its_candidate_table_lines_up(tmp_path):
+    """Found by a user trial (round 26): a default session name and the model's name and hash were exported as
+    "[secret: key]" (long tokens of letters and digits), and the candidate table had ten headings over twelve cells."""
+    from helpers import fake_services
+
+    from memchat.pipeline.factory import open_conversation
+
+    services = fake_services(tmp_path, ("Noted!", "Pixel."))
+    services.engine.name = "smollm2-135m-instruct"
+    conv = open_conversation(services, "chat-20261204-183516")
+    conv.run_turn("My dog is called Pixel.")
+    conv.wait()
+    conv.run_turn("What is my dog called?")
+    conv.wait()
+    text = to_markdown(load(services.db, conv.session.id, None))
+    assert "# memchat turn 2 of session chat-20261204-183516" in text
+    assert "- model: `smollm2-135m-instruct` (sha256 `" in text and "[secret" not in text
+    table = text.split("## Recall candidates")[1].split("## Memory writes")[0].strip().splitlines()
+    cells = [line.count(" | ") for line in table if line.startswith("| ")]
+    assert len(cells) >= 2 and len(set(cells)) == 1  # the heading and every row: the same number of cells
+    assert "| date | slot |" in table[0]

@@ -134,9 +134,18 @@ def _entropy(token: str) -> float:
 
 
 def _looks_random(token: str) -> bool:
-    """A long token mixing letters and digits with high entropy: a key, not a word."""
+    """A long token mixing letters and digits with high entropy: a key, not a word. Names joined by hyphens,
+    dots or underscores ("smollm2-135m-instruct", "chat-20261204-183516") are words and numbers side by side:
+    a key has a long random stretch of its own ("sk-proj-…", "ghp_…")."""
+    if len(token) < 20:
+        return False
+    stretches = [part for part in re.split(r"[-_.]", token) if len(part) >= 16] if re.search(r"[-_.]", token) else [token]
+    return any(_mixed(part) and _entropy(part) >= 3.5 for part in stretches)
+
+
+def _mixed(token: str) -> bool:
     classes = sum(bool(re.search(p, token)) for p in (r"[a-z]", r"[A-Z]", r"\d"))
-    return len(token) >= 20 and classes >= 2 and bool(re.search(r"\d", token)) and _entropy(token) >= 3.5
+    return classes >= 2 and bool(re.search(r"\d", token))
 
 
 @lru_cache(maxsize=1)

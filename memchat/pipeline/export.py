@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from memchat import paths
-from memchat.memory.secrets import redact_all
 from memchat.memory.sessions import SessionStore
 from memchat.memory.store import Database
 from memchat.pipeline import snapshot
@@ -16,10 +15,12 @@ from memchat.session_names import file_safe
 from memchat.types import MemchatError
 
 FORMATS = ("json", "md")
+SIGNAL_HEADINGS = {"similarity": "sim", "keyword": "kw", "recency": "rec", "importance": "imp", "pinned": "pin"}
+"""Short column headings of the recall signals (the others keep their names: date, slot)."""
 
 
 def to_json(data: dict[str, Any]) -> str:
-    return json.dumps(redact_all(data), ensure_ascii=False, indent=2)
+    return json.dumps(snapshot.said_redacted(data), ensure_ascii=False, indent=2)
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
@@ -32,7 +33,7 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 
 def to_markdown(data: dict[str, Any]) -> str:
-    data = redact_all(data)  # type: ignore[assignment]  # a snapshot recorded before redaction existed
+    data = snapshot.said_redacted(data)  # a snapshot recorded before redaction existed
     out = [f"# memchat turn {data['turn']} of session {data['session']}", ""]
     model = data["model"]
     out += [
@@ -50,11 +51,14 @@ def to_markdown(data: dict[str, Any]) -> str:
             f"(n_ctx {budget['n_ctx']}, {budget['reserved_output']} reserved for the reply)", ""]
     out += _table(["block", "tokens", "limit", "cut"], [[b["name"], b["tokens"], b["limit"], b["cut"]] for b in budget["blocks"]])
     out += ["", "## Recall candidates", ""]
+    signals = list(data["candidates"][0]["signals"]) if data["candidates"] else []  # every candidate has the same
     rows = [
-        [c["id"], "yes" if c["selected"] else "no", c["score"], *c["signals"].values(), c["reason"], c["content"]]
+        [c["id"], "yes" if c["selected"] else "no", c["score"], *(c["signals"].get(s, "") for s in signals),
+         c["reason"], c["content"]]
         for c in data["candidates"]
     ]
-    out += _table(["id", "sel", "score", "sim", "kw", "rec", "imp", "pin", "reason", "content"], rows) if rows else ["(none)"]
+    header = ["id", "sel", "score", *(SIGNAL_HEADINGS.get(s, s) for s in signals), "reason", "content"]
+    out += _table(header, rows) if rows else ["(none)"]
     out += ["", "## Memory writes", ""]
     writes = [[w["action"], w["memory_id"] or "", w["reason"], w["content"]] for w in data["memory_writes"]]
     out += _table(["action", "id", "reason", "content"], writes) if writes else ["(none)"]

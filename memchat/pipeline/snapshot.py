@@ -108,6 +108,14 @@ _SETUP = ("model", "sampling", "format", "created_at", "turn")
 model name or sha256 is not a secret however random it looks."""
 
 
+def said_redacted(data: dict[str, Any]) -> dict[str, Any]:
+    """Every string of a snapshot redacted but the fields memchat filled itself (`_SETUP`): what an export runs
+    again over a stored snapshot (one recorded before redaction existed)."""
+    clean = dict(redact_all({k: v for k, v in data.items() if k not in _SETUP}))  # type: ignore[call-overload]
+    clean.update({k: data[k] for k in _SETUP if k in data})
+    return clean
+
+
 def _redacted(snapshot: dict[str, Any]) -> dict[str, Any]:
     """Secrets out, before the snapshot is written: messages in order (a bare "It's 4471." after a
     question about a PIN is the PIN), then every other string."""
