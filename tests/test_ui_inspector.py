@@ -218,3 +218,36 @@ async def test_inspector_rows_fit_the_pane_and_the_detail_line_has_them_whole(se
         await pilot.press("alt+right", "alt+right", "alt+right")
         await pilot.pause()
         assert len(str(table.get_cell(key, "content"))) > len(clipped)  # a wider pane shows more
+
+
+async def test_the_id_column_fits_two_digit_ids_when_the_rows_change_in_one_frame(settings):
+    """Found by a user trial (round 26): after a turn whose candidates were #1…#9, the next turn's #10 and #15 showed
+    as "#1" (the column kept the width it had)."""
+    app = make_app(settings, ["Noted.", "Rex."])
+    for index in range(12):
+        app.services.writer.apply(MemoryDraft(kind="fact", content=f"The user owns a blue kettle number {index}."))
+    async with app.run_test(size=(160, 45)) as pilot:
+        inspector = app.chat.query_one(Inspector)
+        table = app.chat.query_one("#candidates")
+        small = [c for c in app.conversation.services.recaller.recall(
+            "kettle", token_limit=1000, count_tokens=len, touch=False).candidates if c.memory.id < 10]
+        inspector.show_candidates(1, small)
+        await pilot.pause()
+        inspector.show_candidates(2, app.conversation.services.recaller.recall(
+            "kettle", token_limit=1000, count_tokens=len, touch=False).candidates)
+        await pilot.pause()
+        assert any(int(str(table.get_cell_at((row, 0)))[1:]) >= 10 for row in range(table.row_count))
+        assert table.columns["id"].width >= 3
+
+
+async def test_the_inspector_lists_the_selected_first_then_best_first(settings):
+    """Found by a user trial (round 26): "#8 0.27 below floor", "#9 0.20", then "#1 ✔ 0.70 middle band"."""
+    app = make_app(settings, ["You live in Lisbon."])
+    seed(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await chat(pilot, app, "Where in Lisbon do I live?")
+        candidates = {c.memory.id: c for c in app.conversation.last_recall.candidates}
+        table = app.chat.query_one("#candidates")
+        shown = [candidates[int(str(table.get_cell_at((row, 0)))[1:])] for row in range(table.row_count)]
+        assert [(not c.selected, -c.score) for c in shown] == sorted((not c.selected, -c.score) for c in shown)
+        assert shown[0].selected

@@ -112,6 +112,9 @@ class Inspector(Vertical):
 
     # ---- what the screen tells it ---------------------------------------------
     def show_candidates(self, turn: int, candidates: Sequence[Candidate]) -> None:
+        # best first, the selected above the rest (recall's own order weighs for the budget first what fills the
+        # slot a question asks, however low it scores)
+        candidates = sorted(candidates, key=lambda c: (not c.selected, -c.score))
         self._candidates = {c.memory.id: c for c in candidates}
         self._purged.clear()
         chosen = sum(c.selected for c in candidates)

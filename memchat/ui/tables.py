@@ -71,13 +71,17 @@ class FittedTable(DataTable[Cell]):
     def on_resize(self) -> None:
         self._fill(keep_cursor=True)
 
-    def flex_widths(self) -> dict[str, int]:
-        """The width each flexible column gets now."""
-        padding = 2 * self.cell_padding
-        natural = {
+    def natural_widths(self) -> dict[str, int]:
+        """Each column's widest cell (its heading included)."""
+        return {
             name: max([cell_len(name)] + [cell_len(_plain(row[index])) for row in self._rows_by_key.values()])
             for index, name in enumerate(self._column_names)
         }
+
+    def flex_widths(self) -> dict[str, int]:
+        """The width each flexible column gets now."""
+        padding = 2 * self.cell_padding
+        natural = self.natural_widths()
         fixed = sum(padding + width for name, width in natural.items() if name not in self.flex)
         flexible = [name for name in self._column_names if name in self.flex]
         header = 1 if self.show_header else 0
@@ -93,9 +97,10 @@ class FittedTable(DataTable[Cell]):
         if keep_cursor and self.row_count and 0 <= cursor < self.row_count:
             kept = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         widths = self.flex_widths()
+        natural = self.natural_widths()
         self.clear(columns=True)
-        for name in self._column_names:  # a flexible column's width is set, not left to auto-sizing: a table
-            self.add_column(name, key=name, width=widths.get(name))  # refilled in one frame kept its header's
+        for name in self._column_names:  # every width is set, not left to auto-sizing: a table refilled in one
+            self.add_column(name, key=name, width=widths.get(name, natural[name]))  # frame kept its header's ("#1" for #10)
         flex_at = {index: widths[name] for index, name in enumerate(self._column_names) if name in widths}
         for key, cells in self._rows_by_key.items():
             self.add_row(*[clip(cell, flex_at[i]) if i in flex_at else cell for i, cell in enumerate(cells)], key=key)
