@@ -1,3 +1,3 @@
-from memchat.cli.main import run
+from memchat.cli.entry import run
 
 run()

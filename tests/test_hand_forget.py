@@ -296,3 +296,11 @@ def test_the_purge_offered_for_what_a_message_told_and_asked_to_forget_scrubs_it
     assert reports and sum(r.messages for r in reports) >= 1
     said = [m.content for m in services.sessions.messages(conversation.session.id)]
     assert not any("48,500" in text for text in said), said
+
+
+def test_restoring_a_memory_that_is_not_forgotten_says_so(tmp_path):
+    """Found by a user trial (round 26): `memory restore` on an active memory printed it, exit code 0, as if done."""
+    services, _episode, engaged = told_once(tmp_path)
+    with pytest.raises(MemchatError, match="is not forgotten"):
+        services.writer.restore_one(engaged.id)
+    assert services.memories.require(engaged.id).status == "active"

@@ -192,3 +192,18 @@ async def test_the_tui_and_forty_processes_share_one_database_without_an_error(t
     assert len(names) == len(set(names))
     assert _read(db, "SELECT COUNT(*) FROM messages WHERE extracted = 0") == [(0,)]
     assert _intact(db)
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.3, 0.45])
+def test_ctrl_c_while_memchat_is_still_starting_is_one_line_not_a_traceback(tmp_path, delay):
+    """Found by a user trial (round 26): Ctrl+C in the first half second, while memchat was still importing
+    itself, printed a Python traceback."""
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "memchat", "--db", str(tmp_path / "m.db"), "sessions"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert process.returncode in (0, 2, 130), (process.returncode, err)  # done, no sessions yet, or interrupted

@@ -180,6 +180,9 @@ def restore(store: MemoryStore, memory_id: int, status: str | None = None) -> li
     """Undo `forget`: the memory and what went with it get back the status each had (`status`, when given,
     for the memory itself; active when nothing was recorded)."""
     memory = store.require(memory_id)
+    if memory.status not in ("deleted", "archived"):
+        raise MemchatError(f"#{memory_id} is not forgotten (it is {memory.status})", "restore brings back a forgotten "
+                           "or archived memory; `memchat memory list --all` shows each one's status")
     with store.db.transaction():
         went = dict(store.taken_back(memory.id))
         own = went.pop(memory.id, "active")
