@@ -569,3 +569,23 @@ def test_a_job_stated_with_its_workplace_answers_where_the_user_works(tmp_path, 
     [job] = [c for c in recall(services, "Where do I work?").candidates if not c.memory.is_episode]
     assert job.memory.attribute == "job"
     assert (job.signals.slot >= 1.0) is fills
+
+
+def test_a_move_kept_as_the_new_home_and_as_the_move_is_recalled_once(tmp_path):
+    """Found by a user trial (round 26): "Last month we moved to Paris" is kept twice, the home and the move (an
+    event that outlives the next move), with the same words; both were selected, every turn."""
+    from helpers import fake_conversation
+
+    conversation = fake_conversation(tmp_path, ("ok", "ok"))
+    for text in ("I live in Lyon.", "Last month we moved to Paris."):
+        conversation.run_turn(text)
+        conversation.wait()
+    services = conversation.services
+    twins = [m for m in services.memories.list_items() if "moved to Paris" in m.content]
+    assert sorted(m.kind for m in twins) == ["event", "fact"] and len({m.content for m in twins}) == 1
+    candidates = services.recaller.recall("Where do I live now?", token_limit=1000, count_tokens=len,
+                                          touch=False).candidates
+    chosen = [c for c in candidates if c.selected and "moved to Paris" in c.memory.content]
+    assert [c.memory.kind for c in chosen] == ["fact"]
+    event = next(c for c in candidates if c.memory.kind == "event" and "Paris" in c.memory.content)
+    assert event.reason.startswith("same statement as #")

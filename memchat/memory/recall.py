@@ -758,6 +758,14 @@ def same_statements(candidates: list[Candidate]) -> dict[int, int]:
         keep, drop = (typed, origin) if typed_wins else (origin, typed)
         if drop.memory.id not in duplicates and keep.memory.id not in duplicates:
             duplicates[drop.memory.id] = keep.memory.id
+    slots = {(c.memory.source_message, c.memory.content): c.memory.id for c in candidates
+             if not c.memory.is_episode and c.memory.kind != "event" and c.memory.status == "active"
+             and c.memory.source_message is not None}
+    for c in candidates:  # a move is kept twice, the new home and the move (an event that outlives the next move):
+        # while both stand and say the same, the home stands for the move
+        twin = slots.get((c.memory.source_message, c.memory.content)) if c.memory.kind == "event" else None
+        if twin is not None and c.memory.status == "active" and c.memory.id not in duplicates and twin not in duplicates:
+            duplicates[c.memory.id] = twin
     return duplicates
 
 
