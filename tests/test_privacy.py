@@ -269,3 +269,16 @@ def test_a_draft_is_kept_redacted_handed_back_once_and_keeps_its_session(tmp_pat
                                      "7730. sorry! card pin"])
 def test_a_value_a_short_message_opens_on_is_the_credential_it_names_later(message):
     assert not any(c.isdigit() for c in redact(message))
+
+
+def test_names_joined_by_hyphens_are_no_key_but_grouped_and_hex_keys_are():
+    """Found by a user trial (round 26): a default session name and the model's name were exported as
+    "[secret: key]". A key joined by hyphens still is one: a product key's groups, a UUID, a long random stretch."""
+    from memchat.memory.secrets import find_secrets
+
+    for name in ("chat-20261204-183516", "smollm2-135m-instruct", "all-minilm-l6-v2+use-m3@0.7",
+                 "Llama-3.1-8B-Instruct-Q4_K_M", "2026-12-04-weekly-report-final"):
+        assert find_secrets(name) == [], name
+    for key in ("VK7JG-NPHTM-C97JM-9MPGT-3V66T", "550e8400-e29b-41d4-a716-446655440000",
+                "xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "wJalrXUtnFEMIK7MDENGbPxRfiCY3EXAMPLEKEY"):
+        assert find_secrets(f"here it is: {key}"), key

@@ -48,7 +48,7 @@ def reindex(db: Database, embedder: Embedder, *, progress: Callable[[int, int], 
     vectors: dict[int, tuple[str, bytes]] = {}  # id → (the text embedded, its vector as sqlite-vec stores it)
     for _attempt in range(ATTEMPTS):
         texts = _texts(db)
-        todo = [(i, t) for i, t in texts.items() if vectors.get(i, ("", []))[0] != t]
+        todo = [(i, t) for i, t in texts.items() if vectors.get(i, ("", b""))[0] != t]
         for start in range(0, len(todo), BATCH):
             chunk = todo[start:start + BATCH]
             for (memory_id, text), vector in zip(chunk, embedder.embed([t for _, t in chunk]), strict=True):

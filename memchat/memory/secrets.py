@@ -139,8 +139,15 @@ def _looks_random(token: str) -> bool:
     a key has a long random stretch of its own ("sk-proj-…", "ghp_…")."""
     if len(token) < 20:
         return False
-    stretches = [part for part in re.split(r"[-_.]", token) if len(part) >= 16] if re.search(r"[-_.]", token) else [token]
-    return any(_mixed(part) and _entropy(part) >= 3.5 for part in stretches)
+    if not re.search(r"[-_.]", token):
+        return _mixed(token) and _entropy(token) >= 3.5
+    if any(_mixed(part) and _entropy(part) >= 3.5 for part in re.split(r"[-_.]", token) if len(part) >= 16):
+        return True
+    joined = re.sub(r"[-_.]", "", token)
+    grouped = (bool(re.search(r"[A-Z]", joined)) and bool(re.search(r"\d", joined))  # "VK7JG-NPHTM-C97JM-9MPGT-3V66T"
+               and not re.search(r"[a-z]{3}", joined) and _entropy(joined) >= 3.5)
+    hexadecimal = bool(re.fullmatch(r"[0-9a-fA-F]+", joined)) and _mixed(joined)  # a UUID
+    return grouped or hexadecimal
 
 
 def _mixed(token: str) -> bool:
