@@ -589,3 +589,22 @@ def test_a_move_kept_as_the_new_home_and_as_the_move_is_recalled_once(tmp_path):
     assert [c.memory.kind for c in chosen] == ["fact"]
     event = next(c for c in candidates if c.memory.kind == "event" and "Paris" in c.memory.content)
     assert event.reason.startswith("same statement as #")
+
+
+def test_an_offer_of_a_job_with_a_role_of_several_words_is_the_new_employer_and_the_new_job(tmp_path):
+    """A role of two or three words ("the senior archive assistant job") was no job offer to the write path, and
+    an employer statement that names the role did not make the earlier job history for "What's my job?"."""
+    from helpers import fake_conversation
+
+    conversation = fake_conversation(tmp_path, ("ok", "ok"))
+    for text in ("I work as a barista at Flat White Co.",
+                 "Northgate Library offered me the senior archive assistant job, I start in March."):
+        conversation.run_turn(text)
+        conversation.wait()
+    services = conversation.services
+    [offer] = [m for m in services.memories.list_items() if m.attribute == "employer"]
+    assert "Northgate Library" in offer.content
+    candidates = services.recaller.recall("What's my job?", token_limit=1000, count_tokens=len, touch=False).candidates
+    barista = [c for c in candidates if "barista" in c.memory.content and c.memory.status == "active"]
+    assert barista and all(not c.selected for c in barista)
+    assert any(c.selected and "archive assistant" in c.memory.content for c in candidates)

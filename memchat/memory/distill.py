@@ -134,7 +134,7 @@ _FAMILY_EVENT = re.compile(
 
 SLOT_ACTS = re.compile(
     r"\b(?:moved (?:to|into|in|house)|moving (?:to|into)|relocated|got the keys|(?:start(?:ed|s)?|starting) (?:at|with|in)|"
-    r"joined|offered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|post|position|role)|got the job|accepted the (?:job|offer)|retired|"
+    r"joined|offered (?:me|us) (?:the|a|an) (?:[\w-]+ ){0,3}(?:job|post|position|role)|got the job|accepted the (?:job|offer)|retired|"
     r"last day)\b|搬(?:到|去|家)|入职|退休|拿到(?:了)?offer|最后一天",
     re.IGNORECASE,
 )

@@ -537,13 +537,21 @@ def replaced_things(candidates: list[Candidate]) -> dict[int, int]:
     return older
 
 
+_ROLE_GOT = re.compile(r"\b(?:offered|gave) (?:me|us|the user) (?:the|a|an) (?:new )?(?:[\w-]+ ){1,3}(?:job|position|role|post)\b"
+                       r"|\b(?:got|landed|took|accepted|started) (?:the|a|an|my) (?:new )?(?:[\w-]+ ){1,3}(?:job|position|role|post) "
+                       r"(?:at|with)\b", re.IGNORECASE)
+"""An employer statement that names the role too ("Tarawera offered me the supervisor job", "got the trainee driver
+job at ScotRail"): the job changed with the employer."""
+
+
 def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict[int, int]:
     """A single-valued slot (home, employer, manager…) has one current value: when two active typed
     memories fill it for the same person, the later statement stands and the earlier is only history,
     even where the write path did not see the change (other wording, a different clause).
     For a question about the employer, a job sentence that named another organisation before the
     latest employer statement is history too ("…engineer for Hebridean Ferries", then "Caley Marine
-    offered me the job"); for a question about the job it still tells the job."""
+    offered me the job"); for a question about the job it still tells the job, unless the employer
+    statement names the new role too ("…offered me the supervisor job")."""
     def slot_of(memory: Memory) -> tuple[str, str, str | None] | None:
         if (memory.is_episode or memory.status != "active" or memory.attribute not in SINGLE_VALUED
                 or is_retiring_event(memory)):
@@ -567,7 +575,8 @@ def older_values(candidates: list[Candidate], asked: Sequence[str] = ()) -> dict
         if not restates(c.memory.event_at, newest.event_at, c.memory.attribute, newest.content):
             older[c.memory.id] = latest[key].memory.id
     employer = latest.get(("employer", "user", None))
-    if employer is not None and "employer" in asked and "job" not in asked:
+    role_too = employer is not None and bool(_ROLE_GOT.search(employer.memory.content))  # "…offered me the supervisor job"
+    if employer is not None and ("employer" in asked and "job" not in asked or "job" in asked and role_too):
         for c in candidates:
             if (slot_of(c.memory) == ("job", "user", None) and not c.memory.pinned
                     and _said_at(c.memory) < _said_at(employer.memory)

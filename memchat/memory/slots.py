@@ -304,8 +304,8 @@ _ROWS: tuple[Slot, ...] = (
              r"surgery|practice)\b(?![^.!?]*\b(?:tonight|today|tomorrow|this (?:morning|afternoon|evening|weekend)|all (?:day|"
              r"morning|afternoon|night))\b)", r"\b(?:joined|joining|hired by|start(?:ed|ing)? at)\b",
              r"\b(?:new|my) job (?:at|with)\b", r"\bemployer\b", r"\boffer from\b",
-             r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ )?(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
-             r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ )?(?:job|position|role|post) "
+             r"\boffered (?:me|us) (?:the|a|an) (?:[\w-]+ ){0,3}(?:job|position|role|post)\b", r"\b(?:got|accepted|took) the job\b",
+             r"\b(?:got|landed|took|found|accepted|started) (?:a|an|the|my) (?:new )?(?:[\w-]+ ){0,3}(?:job|position|role|post) "
              r"(?:at|with|in)\b",
              r"\b(?:my|our) (?:company|employer|workplace|firm) is\b",
              r"\bmy (?:office|workplace) is (?:right |just )?(?:in|near|next to|by|on|at|opposite|across from|round the corner from)\b",
