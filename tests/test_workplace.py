@@ -26,3 +26,14 @@ def test_two_statements_name_another_workplace_only_when_the_names_differ():
     assert another_workplace("The user works as a welder for Clyde Steelworks.", "Northwind offered the user the job.")
     assert not another_workplace("The user is a clerk at Bayview Dental Group.", "The user left Bayview Dental.")
     assert not another_workplace("The user is a nurse in Leeds.", "Northwind offered the user the job."), "one is unknown"
+
+
+def test_an_organisation_named_in_lower_case_chat_is_found():
+    """Chat in lower case named no organisation: "…at the first bus depot", then "scotrail offered me the job" were
+    not two workplaces, so the old job stayed the answer to "Who do I work for?"."""
+    assert workplace_of("i'm a porter at the royal infirmary hospital") == "royal infirmary hospital"
+    assert workplace_of("tesco offered me the night manager job") == "tesco"
+    assert workplace_of("i work at home mostly") is None
+    assert workplace_of("They offered me the job on the spot") is None  # nobody named
+    assert another_workplace("The user is a porter at the royal infirmary hospital.",
+                             "Tesco offered the user the night manager job.")
