@@ -29,15 +29,16 @@ def memory(memory_id: int, content: str, kind: str = "event", origin: int | None
                   origin_id=origin)
 
 
-def told_once(tmp_path):
+def told_once(tmp_path, said: str = TOLD, about: str = "engaged"):
+    """One message told: the services, its episode and the typed memory whose text holds `about`."""
     conversation = fake_conversation(tmp_path, ("Congratulations!",))
-    conversation.run_turn(TOLD)
+    conversation.run_turn(said)
     conversation.wait()
     services = conversation.services
     items = services.memories.list_items(episodes=True)
     [episode] = [m for m in items if m.is_episode]
-    [engaged] = [m for m in items if not m.is_episode and "engaged" in m.content]
-    return services, episode, engaged
+    [told] = [m for m in items if not m.is_episode and about in m.content]
+    return services, episode, told
 
 
 def outcomes_of(conversation, text: str) -> list:
@@ -264,13 +265,7 @@ def test_a_chinese_sentence_that_told_two_things_loses_only_the_clause_of_the_on
     assert cut_clause(memory(7, "The user's dog is called Pixel."), "I live in 杭州 and my dog is called Pixel.") == (
         "My dog is called Pixel.", "I live in 杭州.")
 
-    conversation = fake_conversation(tmp_path, ("好的",))
-    conversation.run_turn(said)
-    conversation.wait()
-    services = conversation.services
-    items = services.memories.list_items(episodes=True)
-    [episode] = [m for m in items if m.is_episode]
-    [girlfriend] = [m for m in items if not m.is_episode and "小雨" in m.content]
+    services, episode, girlfriend = told_once(tmp_path, said, "小雨")
     services.writer.forget_one(girlfriend.id)
     assert services.memories.require(episode.id).content == "我在杭州一家游戏公司上班。"
     assert not any("小雨" in text for text in active_texts(services))
