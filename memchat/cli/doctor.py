@@ -15,6 +15,7 @@ import apsw
 
 from memchat import models, paths
 from memchat.config import Settings
+from memchat.engine.paired_embed import paired_name
 from memchat.memory.recover import recover
 from memchat.memory.store import damaged
 from memchat.models import store as model_store
@@ -69,7 +70,7 @@ def _embedder_name(settings: Settings) -> str:
     candidate = Path(value).expanduser()  # as factory.resolve_model reads the setting: a file, or a registry name
     name = candidate.stem if candidate.suffix == ".gguf" or candidate.is_file() else value
     second = settings.model.second_embed
-    return f"{name}+{second}@{settings.model.first_share:g}" if second else name
+    return paired_name(name, second, settings.model.first_share) if second else name
 
 
 def _check_models(settings: Settings, problems: list[tuple[str, str]]) -> list[str]:

@@ -61,6 +61,12 @@ class UseEmbedder:
         return 1.0
 
 
+def paired_name(first: str, second: str, first_share: float) -> str:
+    """The name a pair records in a store ("all-MiniLM-L6-v2.Q8_0+use-m3@0.7"); doctor derives it from the
+    settings without loading either model."""
+    return f"{first}+{second}@{first_share:g}"
+
+
 def second_embedder(name: str) -> Embedder:
     if name == "use-m3":
         return UseEmbedder()
@@ -74,7 +80,7 @@ class PairedEmbedder:
         if not 0.0 < first_share < 1.0:
             raise MemchatError(f"model.first_share must be between 0 and 1 (exclusive), not {first_share}")
         self.first, self.second, self.first_share = first, second, first_share
-        self.name = f"{first.name}+{second.name}@{first_share:g}"
+        self.name = paired_name(first.name, second.name, first_share)
         self._recent: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()
 

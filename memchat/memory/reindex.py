@@ -76,13 +76,7 @@ def _texts(db: Database) -> dict[int, str]:
 
 def _swap(db: Database, dim: int, model: str, vectors: dict[int, bytes]) -> None:
     """The new vector table in place of the old, inside the caller's transaction."""
-    db.execute("DROP TRIGGER IF EXISTS memories_vec_delete")
-    db.execute("DROP TABLE IF EXISTS memories_vec")
-    db.execute(f"CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[{dim}] distance_metric=cosine)")
-    db.execute("CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
-               "DELETE FROM memories_vec WHERE rowid = old.id; END")
+    db.create_vectors(dim, model)
     for memory_id, vector in vectors.items():
         db.execute("INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)", (memory_id, vector))
-    db.set_meta("embed_dim", str(dim))
-    db.set_meta("embed_model", model)
     bump_epoch(db)

@@ -260,17 +260,22 @@ class Database:
         known = self.meta("embed_dim")
         if known is None:
             with self.transaction():
-                self.execute(f"CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[{dim}] distance_metric=cosine)")
-                self.execute(
-                    "CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
-                    "DELETE FROM memories_vec WHERE rowid = old.id; END"
-                )
-                self.set_meta("embed_dim", str(dim))
-                self.set_meta("embed_model", model)
+                self.create_vectors(dim, model)
             return True
         if int(known) != dim:
             raise self.other_model(model, dim)
         return self.meta("embed_model") == model
+
+    def create_vectors(self, dim: int, model: str) -> None:
+        """An empty vec0 table for `model`'s `dim`-d vectors, in place of any table before it (inside the
+        caller's transaction); deleting a memory deletes its vector."""
+        self.execute("DROP TRIGGER IF EXISTS memories_vec_delete")
+        self.execute("DROP TABLE IF EXISTS memories_vec")
+        self.execute(f"CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[{dim}] distance_metric=cosine)")
+        self.execute("CREATE TRIGGER memories_vec_delete AFTER DELETE ON memories BEGIN "
+                     "DELETE FROM memories_vec WHERE rowid = old.id; END")
+        self.set_meta("embed_dim", str(dim))
+        self.set_meta("embed_model", model)
 
     def other_model(self, model: str, dim: int) -> MemchatError:
         """The error for vectors made by another embedding model than `model`: the two cannot be compared."""
