@@ -226,3 +226,32 @@ def test_a_turn_does_not_prewarm_when_not_asked(tmp_path):
     conv.run_turn("My name is Ana.")
     conv.wait()
     assert conv.services.engine.prewarmed == []
+
+
+def test_the_budget_preview_follows_a_recalled_memory_forgotten_pinned_or_edited_by_key(tmp_path):
+    conv = fake_conversation(tmp_path, ("Noted.", "Tuesdays, then."))
+    conv.run_turn("My sister Olga lives in Riga and she plays the oboe in the city orchestra.")
+    conv.wait()
+    conv.run_turn("Where does my sister Olga live?")
+    conv.wait()
+    recalled = [c.memory for c in conv.last_recall.selected]
+    assert recalled, "the Riga memory is recalled for the next prompt"
+
+    def recalled_tokens() -> int:
+        block = conv.preview("ok").block("recalled")
+        return block.tokens if block else 0
+
+    counted = recalled_tokens()
+    assert counted > 0
+    memories, writer = conv.services.memories, conv.services.writer
+    first = recalled[0]
+    memories.pin(first.id)
+    pinned = conv.preview("ok").block("pinned")
+    assert recalled_tokens() < counted and pinned is not None and pinned.tokens > 0  # counted once, as pinned
+    memories.pin(first.id, False)
+    assert recalled_tokens() == counted
+    memories.edit(first.id, "The user's sister Olga lives in Riga.")
+    assert 0 < recalled_tokens() < counted  # the edited text, not the one recalled
+    for memory in recalled:
+        writer.forget_one(memory.id)
+    assert recalled_tokens() == 0  # before the next message is sent, not after it

@@ -86,9 +86,15 @@ class Conversation:
     def history(self) -> list[Message]:
         return self.services.sessions.messages(self.session.id)
 
-    def _parts(self, user_input: str, recalled: RecallResult | None) -> PromptParts:
+    def _parts(self, user_input: str, recalled: RecallResult | None, *, as_now: bool = False) -> PromptParts:
+        """`as_now`: the recalled memories as the store holds them now (a preview after a forget, a pin or an
+        edit by key: the forgotten one is gone from the bar, the pinned one counted once, the edited one anew)."""
         services = self.services
-        chosen = [c.memory for c in recalled.selected if not c.memory.pinned] if recalled else []
+        chosen = [c.memory for c in recalled.selected] if recalled else []
+        if as_now and chosen:
+            stored = services.memories.many([m.id for m in chosen])
+            chosen = [stored[m.id] for m in chosen if m.id in stored and stored[m.id].status not in ("deleted", "archived")]
+        chosen = [m for m in chosen if not m.pinned]
         return PromptParts(
             system=services.settings.system_prompt,
             notes=self.notes,
@@ -99,15 +105,13 @@ class Conversation:
             user_input=user_input,
         )
 
-    def _assemble(self, user_input: str, recalled: RecallResult | None) -> Assembly:
-        engine = self.services.engine
-        return assemble(
-            self._parts(user_input, recalled), self.services.limits, engine.count, engine.count_messages, exact=engine.exact
-        )
-
     def preview(self, draft: str) -> BudgetReport:
         """The budget of the next prompt if `draft` were sent now (recall from the last turn)."""
-        return self._assemble(draft, self.last_recall).report
+        return self._assemble(self._parts(draft, self.last_recall, as_now=True)).report
+
+    def _assemble(self, parts: PromptParts) -> Assembly:
+        engine = self.services.engine
+        return assemble(parts, self.services.limits, engine.count, engine.count_messages, exact=engine.exact)
 
     # ---- one turn -------------------------------------------------------------
     def run_turn(self, text: str, emit: Emit = _ignore, should_stop: Callable[[], bool] = lambda: False) -> TurnFinished:
@@ -181,14 +185,12 @@ class Conversation:
 
     def _assemble_with_eviction(self, text: str, recall: RecallResult, user_message: Message) -> Assembly:
         """Assemble; if old messages still overflow the window, fold them into the rolling summary first."""
-        services = self.services
         parts = self._parts(text, recall)
         parts.window = [m for m in parts.window if m.id != user_message.id]
-        engine = services.engine
-        assembly = assemble(parts, services.limits, engine.count, engine.count_messages, exact=engine.exact)
+        assembly = self._assemble(parts)
         if assembly.overflow:
             self._fold(parts, assembly.overflow)
-            assembly = assemble(parts, services.limits, engine.count, engine.count_messages, exact=engine.exact)
+            assembly = self._assemble(parts)
         return assembly
 
     def _fold(self, parts: PromptParts, overflow: list[Message]) -> None:
@@ -243,7 +245,7 @@ class Conversation:
         draft, the whole prompt sending it would make (the notes it would add, the memories recall picks
         for it, the draft as the message) but the assistant cue. Writes nothing."""
         if draft is None:
-            assembly = self._assemble("", None)
+            assembly = self._assemble(self._parts("", None))
             return assembly.messages[:assembly.noted]
         services = self.services
         count = services.engine.count
@@ -251,8 +253,7 @@ class Conversation:
                                           count_tokens=count, touch=False)
         parts = self._parts(draft, recall)
         parts.notes = [*parts.notes, *(redact(note) for note in notes_from(draft))]
-        assembly = assemble(parts, services.limits, count, services.engine.count_messages, exact=services.engine.exact)
-        return assembly.messages
+        return self._assemble(parts).messages
 
     def settle(self) -> None:
         """Wait for all of the last turn's background work, pre-warm included (benchmarks, tests)."""
