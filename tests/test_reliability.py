@@ -206,4 +206,6 @@ def test_ctrl_c_while_memchat_is_still_starting_is_one_line_not_a_traceback(tmp_
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert "Traceback" not in err, err
-    assert process.returncode in (0, 2, 130), (process.returncode, err)  # done, no sessions yet, or interrupted
+    # done, no sessions yet, or interrupted; -SIGINT when the signal lands after the command finished, while
+    # the interpreter is shutting down and has given SIGINT back its default action (the shell shows 130)
+    assert process.returncode in (0, 2, 130, -signal.SIGINT), (process.returncode, err)
