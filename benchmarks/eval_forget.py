@@ -2,7 +2,7 @@
 the request; afterwards no active memory, episode, note or summary may still say a `gone` word, and
 every `kept` word must still be there.
 
-    python benchmarks/eval_forget.py [FILE] [--verbose] [ID ...]
+    python benchmarks/eval_forget.py [--file FILE] [--verbose] [ID ...]
 
 FILE defaults to benchmarks/eval2/forget_cases.jsonl (dev data, written by a helper who saw no
 rules). Held-out cases in the same format are kept outside the repository. A case fails on what
@@ -73,7 +73,7 @@ def run_case(case: dict, shared: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--file", type=Path, default=DEFAULT, help="cases (JSON lines); default: the dev cases")
     parser.add_argument("ids", nargs="*")
     parser.add_argument("--verbose", action="store_true", help="print each failing case and what it left stored")
     args = parser.parse_args(argv)

@@ -98,7 +98,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("coffee", "drink", "coffee|espresso|latte|cappuccino|americano|flat white|mocha|macchiato|cold brew|starbucks|"
                         "咖啡|瑞幸|星巴克|库迪|拿铁|美式"),
     ("tea", "drink", "tea|茶|奶茶"),
-    ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒"),
+    ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒|vodka|gin|rum|tequila|bourbon|scotch|cider|prosecco|champagne|cocktail|cocktails|喝酒|喝多了|喝醉|喝大了"),
     ("money", None, "money|finance|finances|financial|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
                     "owed|owing|loan|loans|overdraft|"
                     "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|filed chapter|filing chapter|filed for chapter|insolvent|"
@@ -119,16 +119,22 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                       "闹矛盾|闹别扭"),
     ("work trouble", "work", "disciplinary|written warning|final warning|formal warning|gross misconduct|misconduct|"
                              "performance improvement plan|suspended from work|suspended from the|suspended without pay|"
-                             "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分"),
+                             "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分|hr complaint|complaint against|filed a complaint|formal complaint|grievance|reported my boss|reported my manager|reported him to hr|reported her to hr|harassment|harassing|bullying at work|投诉|举报|性骚扰"),
     ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
                        "restructure|restructured|restructuring|cut roles|job cuts|"
-                       "lost my job|裁员|被裁|被辞退|失业|下岗"),
+                       "lost my job|裁员|被裁|被辞退|失业|下岗|losing my job|losing his job|losing her job|losing their job|lose my job|lose his job|lose her job|job loss|losing job|lose job|lost job|was let go|got let go|been let go|were let go|out of work|unemployed|jobless|没工作|没了工作|丢了工作|工作丢了|工作没了|被开除|开除"),
+    ("job search", None, "job hunt|job hunting|job search|job searching|looking for a new job|looking for a job|"
+                         "looking for work|looking for another job|interviewing|job interview|job interviews|interviewed at|"
+                         "interviewing at|applying for jobs|applied for jobs|job application|job applications|headhunter|"
+                         "headhunted|recruiter|offer letter|找工作|面试|投简历|跳槽|猎头|换工作"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
     ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
                     "arrested|police|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
                     "案件|立案|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|"
-                    "官司|起诉|律师|法院|打官司|被抓"),
+                    "官司|起诉|律师|法院|打官司|被抓|prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|robbery|theft|shoplifting|shoplifted|charged with|probation|parole|局子|监狱|坐过牢|牢饭|蹲监狱|判了|缓刑|派出所"),
+    ("domestic abuse", None, "domestic abuse|domestic violence|abusive|abuser|abused|hits his wife|hit his wife|"
+                             "hitting his wife|beats his wife|beat his wife|hits his girlfriend|hit his girlfriend|家暴|打老婆|打老公|打媳妇|虐待"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
                      "住院|出院|手术|发烧|肺炎|感冒|看病|病了|dementia|alzheimer's|alzheimers|parkinson's|cancer|tumour|"
@@ -137,16 +143,22 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                      "bowel op|melanoma|hiv|psychiatric|prediabetic|pre-diabetic|hba1c|cholesterol|blood test|blood tests|"
                      "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|surgeon|hospitalisation|"
                      "hospitalization|hospitalised|hospitalized|心脏|搭桥|胃出血|病房|"
-                     "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗"),
+                     "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗|benign|malignant|nodule|a lump|the lump|cyst|biopsy results|scan results|test results"),
     ("fertility", "health", "fertility|ivf|trying for a baby|trying to conceive|ttc|embryo|embryos|egg retrieval|"
                             "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕|要孩子|要个孩子|怀不上|精子"),
     ("hospital stay", "health", "hospitalisation|hospitalization|hospitalised|hospitalized|inpatient|"
                                 "psychiatric unit|psychiatric ward|psychiatric hospital|psych ward|mental health unit|icu|intensive care|"
                                 "住院|出院|病房|重症监护"),
     ("pregnancy", "health", "pregnant|pregnancy|expecting a baby|due date|antenatal|12 week scan|20 week scan|morning sickness|"
-                            "怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|孕吐"),
+                            "怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
-                            "aa meeting|aa meetings|detox|clean for|using again|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸"),
+                            "aa meeting|aa meetings|detox|clean for|using again|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
+    ("eating disorder", "health", "eating disorder|anorexia|anorexic|bulimia|bulimic|binge eating|purging|"
+                                  "厌食|厌食症|暴食|催吐"),
+    ("cosmetic surgery", "health", "cosmetic surgery|plastic surgery|nose job|boob job|breast augmentation|botox|"
+                                   "lip filler|lip fillers|facelift|liposuction|lipo|tummy tuck|rhinoplasty|blepharoplasty|eyelid surgery|"
+                                   "breast implants|hair transplant|整容|整形|双眼皮|隆鼻|"
+                                   "垫鼻子|玻尿酸|抽脂|医美|削骨"),
     ("heart", "health", "heart condition|heart problem|heart problems|heart surgery|heart failure|heart murmur|ticker|cardiac|cardiologist|atrial fibrillation|afib|a-fib|arrhythmia|palpitations|"
                         "heart attack|bypass|angioplasty|stent|ablation|pacemaker|心脏|心律不齐|房颤|早搏|搭桥|支架"),
     ("allergy", "health", "allergy|allergies|allergic|anaphylaxis|epipen|过敏"),
@@ -295,9 +307,22 @@ def _stemmed(text: str) -> str:
     return " ".join(stem(w.rstrip("'-")) for w in re.findall(r"[a-z][a-z'-]*", plain_idioms(text.lower())))  # "kids'"
 
 
+_MONEY_SAID = re.compile(
+    r"[£$€¥₹]\s?\d|\b\d[\d,.]*\s?(?:k|grand|quid|bucks|dollars|pounds|euros|rupees|lakhs?|crores?)\b"
+    r"(?!\s*(?:run|race|runs|races|steps|miles|followers|views|words|subscribers))|\bchapter (?:7|11|13)\b"
+    r"|\d+(?:\.\d+)?\s?[万千]?(?:块|元)|[一二三四五六七八九十两几百千]+多?万|\d+(?:\.\d+)?\s?多?万(?:块|元)?", re.IGNORECASE)
+"""A sum of money, which the lexicon's words cannot hold ("he makes 210k", "$338", "二十多万", "Chapter 7"
+bankruptcy): not a 10k run nor 5k followers."""
+
+
+_A_RACE = re.compile(r"\b(?:a|an|the|my|his|her|our|their|first|next|last|another|this|that|park|charity|fun)\s+"
+                     r"\d+\s?k\b(?!\s*(?:a year|per year|salary|bonus|debt|loan|in debt|in the red))", re.IGNORECASE)
+"""A race told by its distance ("my first 10k", "the charity 5k"), not a sum, unless money follows it."""
+
+
 @lru_cache(maxsize=4096)
 def concepts_in(text: str) -> frozenset[str]:
-    """The concepts a text mentions, by any of their words, in either language."""
+    """The concepts a text mentions, by any of their words, in either language, and money by a sum of it."""
     stemmed = _stemmed(text)
     pieces = set(_PIECE.findall(stemmed))
     characters = set(text) if has_cjk(text) else set()
@@ -306,6 +331,8 @@ def concepts_in(text: str) -> frozenset[str]:
         if (concept.en is not None and not pieces.isdisjoint(concept.en_starts) and concept.en.search(stemmed)
                 or concept.zh_pattern and not characters.isdisjoint(concept.zh_starts) and concept.zh_pattern.search(text)):
             found.add(concept.name)
+    if _MONEY_SAID.search(_A_RACE.sub(" ", text)):
+        found.add("money")
     return frozenset(found)
 
 

@@ -122,7 +122,7 @@ _DESCRIBED = (
 """A person named or described right after the relation word, or named right before it ("Sam's my partner"); described
 also by what they do as a rule ("My wife teaches maths"), not by what they happen to say ("my mum keeps asking")."""
 
-_PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|\bhouse\b|\bflat\b|\bapartment\b)",
+_PLACE = (r"(?i:\b(?:in|to|into|near|outside|from|at)\s+\w|\bkeys\b|\bhome is\b|\bhouse\b|\bflat\b|\bapartment\b|\baddress(?:'s| is)\s+\w)",
           r"(?:到|去|在|住|回)了?[^了！!。，,]{2,}|老家|定居")
 """A home statement names the place: "We relocated!" alone says nothing to keep."""
 
@@ -420,6 +420,7 @@ _ROWS: tuple[Slot, ...] = (
              r"\b(?:made|make|making) the (?:big )?move (?:to|into)\b",
              r"\b(?:moved|moving|move) in (?:with|to|at)\b",
              r"\bbased in\b", r"\bmy (?:home|flat|apartment|house) is\b", r"\bgot the keys\b", r"\bhome is\b",
+             r"\bmy (?:home |street |postal |mailing |new )?address(?:'s| is)\b", r"\b(?:live|living|lives) at (?:no\.? ?)?\d",
              r"\b(?:the|our|my) new (?:place|flat|house|home|apartment|pad|digs|gaff|bungalow|cottage) (?:in|near|on)\b",
              r"\b(?:we'?re|we are|i'?m|i am) (?:now )?(?:living )?in (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)? (?:now|these days|nowadays)\b",
              r"\b(?:rent|rents|renting|rented|own|bought|share|sharing) (?:a |an |the |our |my )?(?:\w+ )?(?:flat|house|apartment|"

@@ -72,6 +72,10 @@ def _story_concepts(topic: str) -> frozenset[str]:
     said = concepts_in(topic)
     if _THE_DRINKING.search(topic):
         said |= {"alcohol"}  # "Niamh and the drinking", "his drinking": the drink that makes one drunk
+    if _THE_BABY.search(topic):
+        said |= {"pregnancy"}  # "Mia's baby news", "宝宝的事": the baby on its way
+    if _THE_MONEY.search(topic):
+        said |= {"money"}  # "钱的事", "借钱那件事": the money, however the story counts it
     story = said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"}
     return frozenset(story | {"spouse"} if "marriage" in said else story)  # a marriage's story is told of the spouse
 
@@ -79,6 +83,17 @@ def _story_concepts(topic: str) -> frozenset[str]:
 _THE_DRINKING = re.compile(r"\bdrinking(?:\s+(?:problem|habit|again))?\s*$", re.IGNORECASE)
 """A topic that ends on "drinking", with nothing drunk after it ("Niamh and the drinking", "his drinking problem"):
 the drinking that worries people, not "my son drinking energy drinks"."""
+
+
+_THE_BABY = re.compile(r"\bbaby\b(?!\s+(?:shower|sitter|monitor|food|formula|clothes|photos?|pictures?|brother|sister|"
+                       r"daughter|son|girl|boy|steps?))|宝宝(?!的?(?:照片|衣服|奶粉))", re.IGNORECASE)
+"""A forget topic about a baby ("the baby news", "Mia's baby", "宝宝的事"): a pregnancy, which people tell as "she's
+pregnant", "怀孕了" — not a baby's things ("the baby shower")."""
+
+
+_THE_MONEY = re.compile(r"(?<![赚省花])钱(?!包|塘|学森)")
+"""A Chinese forget topic about money ("钱的事", "他借钱的事"), told as sums and debts ("欠了二十多万"); read in a
+topic only, where 钱 is the money of a story, not the surname or a wallet."""
 
 
 _BODY_ROOTS: dict[str, tuple[str, ...]] = {
@@ -599,7 +614,7 @@ def _a_fragment(sentence: str) -> bool:
             and slot_of(sentence) is None and not _OWN_FACT.search(sentence))
 
 
-_DETAIL = re.compile(r"\W*(?:\d|(?:dr|mr|mrs|ms|prof)\b\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|due (?:in|on|at|by)\b|"
+_DETAIL = re.compile(r"\W*(?:(?:like|about|around|roughly|almost|nearly|only|just|over)\s+(?=\d))?(?:\d|(?:dr|mr|mrs|ms|prof)\b\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|due (?:in|on|at|by)\b|"
                      r"(?:since|until|till|every) |(?:the\s+)?(?:second|third|fourth|fifth|sixth|\d+(?:nd|rd|th)|"
                      r"umpteenth|nth|another|one more)\s+time\b)", re.IGNORECASE)
 """How a detail added to a sentence opens: a number, a title, a day, a since or an every, how many times it happened

@@ -1,0 +1,54 @@
+"""Whether a sentence is part of a forget topic, by the kinds of story people ask to forget: money, a baby on
+its way, an address, trouble at work. Pure, no model, no database; the sentences are our own."""
+
+import pytest
+
+from memchat.memory.concepts import concepts_in
+from memchat.memory.slots import slot_of
+from memchat.memory.topic_match import about
+
+
+@pytest.mark.parametrize(("topic", "sentence"), [
+    ("my debts", "I still owe my brother $4,300 from the wedding."),
+    ("the money stuff", "We're 180k in the red on the mortgage."),
+    ("my finances", "My brother filed for Chapter 13 last spring."),
+    ("钱的事", "我还欠银行二十多万。"),
+    ("Priya's baby news", "Priya is pregnant again, due in June."),
+    ("the baby", "My sister had a miscarriage in March."),
+    ("宝宝的事", "我老婆怀孕三个月了。"),
+    ("my address", "My new address is 14 Larch Road, Leeds."),
+    ("where I live", "We live at 22 Harbour Street."),
+    ("the HR complaint", "I reported my team lead to HR for shouting at people."),
+    ("my eating disorder", "I was bulimic all through my twenties."),
+    ("the nose job", "I had rhinoplasty two years ago."),
+])
+def test_a_sentence_of_the_story_is_about_the_topic_in_other_words(topic, sentence):
+    assert about(topic, sentence), (concepts_in(topic), concepts_in(sentence))
+
+
+@pytest.mark.parametrize(("topic", "sentence"), [
+    ("my debts", "I ran my first 10k on Sunday."),
+    ("the baby shower", "My cousin is pregnant with twins."),
+    ("my address", "My mum lives at 3 Elm Close."),
+    ("the HR complaint", "I work at a bank in Leeds."),
+    ("the nose job", "I've booked a haircut for Friday."),
+])
+def test_a_sentence_that_only_shares_a_word_or_a_shape_is_not(topic, sentence):
+    assert not about(topic, sentence), (concepts_in(topic), concepts_in(sentence))
+
+
+def test_a_sum_of_money_is_money_and_a_race_distance_is_not():
+    assert "money" in concepts_in("It cost us $338 in the end.")
+    assert "money" in concepts_in("房贷还剩8500块。")
+    assert "money" not in concepts_in("She ran a 10k run in 48 minutes.")
+    assert "money" not in concepts_in("I ran my first 10k on Sunday.")
+    assert "money" in concepts_in("He makes 210k and still rents.")
+
+
+@pytest.mark.parametrize("sentence", ["My home address is 9 Quay Lane, Cork.", "I live at 41 Rue Oberkampf."])
+def test_a_street_address_is_the_home_slot(sentence):
+    assert (slot := slot_of(sentence)) is not None and slot.name == "home", slot
+
+
+def test_an_address_without_a_place_is_not_a_home():
+    assert slot_of("My email address is on the form.") is None or slot_of("My email address is on the form.").name != "home"
