@@ -68,7 +68,8 @@ def run_case(case: dict, shared: dict[str, Any]) -> dict[str, Any]:
     lost = [k for k in case["kept"] if not any(k.lower() in text for _, text in said)]
     where = sorted({w for w, text in said if any(g.lower() in text for g in left)})
     return {"id": case["id"], "lang": case["lang"], "ok": not left and not lost, "left": left, "lost": lost,
-            "removed": len(before - after), "left_in": where, "texts": texts}
+            "removed": len(before - after), "left_in": where, "texts": texts, "request_stored": len(after - before),
+            "left_said_in_request": [g for g in left if g.lower() in case["request"]["content"].lower()]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[all] {passed}/{len(results)} pass ({passed / len(results):.2f})")
     for kind, n in kinds.most_common():
         print(f"  {n:3}  {kind}")
+    print(f"requests that were themselves stored as a memory or episode: {sum(bool(r['request_stored']) for r in results)}; "
+          f"failing cases whose only words left are words of the request too: "
+          f"{sum(bool(r['left']) and r['left'] == r['left_said_in_request'] for r in results)}")
     return 0
 
 
