@@ -1411,3 +1411,26 @@ def test_what_a_message_says_of_the_topic_it_asks_to_forget_is_not_kept(tmp_path
 ])
 def test_a_chinese_request_after_an_interjection_names_its_topic_alone(text, topic):
     assert forget_request(text).topic == topic
+
+
+@pytest.mark.parametrize(("said", "gone", "kept"), [
+    (["Been interviewing at Initech, my manager has no idea.", "We adopted a greyhound called Pip.",
+      "Initech round two went fine, lots of whiteboard questions. Also my sister got engaged!",
+      "please forget the stuff about me looking for a new job"], ["initech", "whiteboard", "no idea"], ["greyhound", "engaged"]),
+    (["been having panic attacks lately, started seeing a therapist on fridays", "what's a good gift for a 7 year old?",
+      "nvm don't store any of the therapy stuff"], ["panic attacks"], []),
+    (["my roommate Dev has been stealing from me, $80 gone from my drawer", "made a great curry tonight",
+      "confronted Dev about the stealing, he denied it and slammed the door", "forget the stealing thing with my roommate"],
+     ["drawer", "slammed"], ["curry"]),
+    (["I rear-ended someone on the ring road yesterday.", "the insurer says the collision was all on me, premium's going up",
+      "Went to the farmers market this morning.", "forget the fender bender"], ["ring road", "premium"], ["farmers market"]),
+])
+def test_a_story_is_found_by_its_own_words_and_where_it_happened(tmp_path, said, gone, kept):
+    """Round 29, from dev forget cases set 2: a later message that names the firm the story happened at, a message
+    typed without its "I", the story's word without the person's, and the next message telling it in its own words."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *said[:-1])
+    services.writer.process(said[-1], session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services).lower()
+    assert not [g for g in gone if g.lower() in alive], alive
+    assert all(k.lower() in alive for k in kept), alive

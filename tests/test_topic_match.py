@@ -52,3 +52,36 @@ def test_a_street_address_is_the_home_slot(sentence):
 
 def test_an_address_without_a_place_is_not_a_home():
     assert slot_of("My email address is on the form.") is None or slot_of("My email address is on the form.").name != "home"
+
+
+@pytest.mark.parametrize(("topic", "message", "left"), [
+    ("me losing my job", "Got laid off from Acme today. Severance is ten weeks. Also the cat is sick.", "Also the cat is sick."),
+    ("my new job hunt", "I've been interviewing at Globex. My boss has no idea. Anyway, pizza tonight?", "Anyway, pizza tonight?"),
+    ("我爸住院", "我爸住院了。还没告诉我妹。对了，周末去爬山。", "对了，周末去爬山。"),
+])
+def test_what_goes_on_with_a_story_goes_with_it(topic, message, left):
+    """A thing of the story opening a sentence ("Severance is…") is no one's name; who does not know yet is part of it."""
+    from memchat.memory.topic_match import without_topic
+    assert without_topic(message, topic) == left
+
+
+def test_the_firm_a_story_happened_at_names_it_again_later():
+    from memchat.memory.topic_match import story_names
+    told = ["Don't tell anyone but I've been interviewing at Initech, second round Thursday.", "We had tacos at Lupe's."]
+    assert story_names("me looking for a new job", told) == ["Initech"]
+    assert story_names("my sister's divorce", ["Mia is moving out and staying at Hilton for now."]) == []
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("nvm dont store my phone number", "my phone number"),
+    ("don't keep my address in your memory", "my address"),
+    ("don't store stuff about kiran's money situation", "kiran's money situation"),
+    ("Please don't remember the things about Zara's health, she told me in confidence", "Zara's health"),
+    ("我姐那个好消息你别记了", "我姐的好消息"),
+    ("欠钱那些别存了", "欠钱"),
+    ("年会那件事当没发生过，删了", "年会"),
+])
+def test_a_forget_request_in_everyday_shapes_names_its_topic(request_text, topic):
+    from memchat.memory.forget_requests import forget_request
+    request = forget_request(request_text)
+    assert request is not None and request.topic == topic, request

@@ -58,7 +58,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("education", None, "study|studies|studying|student|university|uni|college|school|degree|course|"
                         "mba|masters|phd|diploma|night school|evening class|grade|year group|"
                         "学习|读书|读研|上学|大学|学校|专业|学生|年级|小学|初中|高中|初一|初二|初三|高一|高二|高三"),
-    ("exams", "education", "exam|exams|mock exam|mock exams|mocks|maths mock|math mock|exam results|gcse|gcses|"
+    ("school trouble", "education", "trouble at school|in trouble at school|suspended for|got suspended|suspension|expelled|"
+                                    "detention|principal's office|called the principal|call from the principal|headteacher|"
+                                    "被停课|被记过|请家长|叫家长|被处分|在学校惹事|学校打架|被老师叫"),
+    ("exams", "education", "grades|gpa|report card|academic probation|绩点|学业预警|成绩单|挂科|exam|exams|mock exam|mock exams|mocks|maths mock|math mock|exam results|gcse|gcses|"
                            "a-level|a-levels|leaving cert|finals|考试|成绩|高考|中考|期末考|考研"),
     ("hometown", "home", "hometown|home town|grew up|growing up|born and raised|originally from|"
                          "老家|家乡|哪里人|出生地|土生土长"),
@@ -105,12 +108,15 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                     "insolvency|borrow|borrows|borrowed|borrowing|lend|lends|lending|bills|ctc|lpa|lakh|lakhs|crore|crores|"
                     "take-home|take home pay|net pay|gross pay|per annum|工资|收入|薪水|年薪|月薪|薪资|欠钱|借钱|欠了|欠款|欠债|"
                     "外债|借款|借给|还钱|周转|贷款|房贷|存款|破产"),
-    ("debt", "money", "debt|debts|in debt|arrears|fallen behind on|behind on my|overdue|loan shark|loan sharks|payday loan|"
+    ("debt", "money", "debt|debts|in debt|arrears|欠了|还不上|花呗|借呗|信用卡欠|fallen behind on|behind on my|overdue|loan shark|loan sharks|payday loan|"
                       "debt collector|debt collectors|bailiffs|credit card debt|maxed out|欠钱|欠债|欠款|外债|高利贷|网贷|套现|"
                       "催收|拆东墙补西墙"),
-    ("immigration", None, "visa|visas|h-1b|h1b|green card|work permit|residence permit|out of status|deportation|deported|"
+    ("immigration", None, "immigration status|身份|visa|visas|h-1b|h1b|green card|work permit|residence permit|out of status|deportation|deported|"
                           "asylum|immigration|overstay|overstayed|undocumented|签证|绿卡|移民|居留|工签|黑户"),
-    ("marriage", None, "marriage|marriages|marital|married life|婚姻"),
+    ("relationship", None, "relationship|relationships|love life|boyfriend trouble|girlfriend trouble|感情|恋爱|感情问题"),
+    ("marriage", "relationship", "marriage|marriages|marital|married life|婚姻"),
+    ("affair", "marriage", "affair|having an affair|cheating|cheated|cheater|cheats on|cheat on|unfaithful|infidelity|mistress|"
+                           "side piece|出轨|外遇|劈腿|小三|偷情|婚外情"),
     ("separation", "marriage", "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
                          "broke up|breaking up|break-up|breakup|called it quits|an affair|the affair|his affair|her affair|cheating on him|"
                          "cheating on her|cheating on me|cheated on him|cheated on her|cheated on me|marriage counselling|"
@@ -121,7 +127,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                              "performance improvement plan|suspended from work|suspended from the|suspended without pay|"
                              "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分|hr complaint|complaint against|filed a complaint|formal complaint|grievance|reported my boss|reported my manager|reported him to hr|reported her to hr|harassment|harassing|bullying at work|投诉|举报|性骚扰"),
     ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
-                       "restructure|restructured|restructuring|cut roles|job cuts|"
+                       "restructure|restructured|restructuring|cut roles|job cuts|severance|severance pay|severance package|遣散费|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗|losing my job|losing his job|losing her job|losing their job|lose my job|lose his job|lose her job|job loss|losing job|lose job|lost job|was let go|got let go|been let go|were let go|out of work|unemployed|jobless|没工作|没了工作|丢了工作|工作丢了|工作没了|被开除|开除"),
     ("job search", None, "job hunt|job hunting|job search|job searching|looking for a new job|looking for a job|"
                          "looking for work|looking for another job|interviewing|job interview|job interviews|interviewed at|"
@@ -129,10 +135,15 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                          "headhunted|recruiter|offer letter|找工作|面试|投简历|跳槽|猎头|换工作"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
+    ("car accident", None, "car accident|car crash|crashed the car|crashed my car|crashed into|rear-ended|rear ended|"
+                           "fender bender|fender-bender|collision|pile-up|totaled|totalled|hit and run|hit-and-run|"
+                           "撞车|追尾|车祸|剐蹭|出车祸|撞了人|被撞"),
+    ("tax", "money", "tax|taxes|irs|hmrc|tax return|tax bill|back taxes|audit|audited|auditing|tax audit|"
+                     "个税|税务|补税|查税|偷税|漏税|税务局"),
     ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
-                    "arrested|police|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
+                    "arrested|police|cops|cop|run-in with the law|bailed him out|bailed her out|bail|lockup|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
                     "案件|立案|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|"
-                    "官司|起诉|律师|法院|打官司|被抓|prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|robbery|theft|shoplifting|shoplifted|charged with|probation|parole|局子|监狱|坐过牢|牢饭|蹲监狱|判了|缓刑|派出所"),
+                    "官司|起诉|律师|法院|打官司|被抓|告我|告了我|把我告了|开庭|传票|prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|robbery|theft|shoplifting|shoplifted|charged with|probation|parole|局子|监狱|坐过牢|牢饭|蹲监狱|判了|缓刑|派出所"),
     ("domestic abuse", None, "domestic abuse|domestic violence|abusive|abuser|abused|hits his wife|hit his wife|"
                              "hitting his wife|beats his wife|beat his wife|hits his girlfriend|hit his girlfriend|家暴|打老婆|打老公|打媳妇|虐待"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
@@ -152,7 +163,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("pregnancy", "health", "pregnant|pregnancy|expecting a baby|due date|antenatal|12 week scan|20 week scan|morning sickness|"
                             "怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
-                            "aa meeting|aa meetings|detox|clean for|using again|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
+                            "aa meeting|aa meetings|detox|clean for|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
     ("eating disorder", "health", "eating disorder|anorexia|anorexic|bulimia|bulimic|binge eating|purging|"
                                   "厌食|厌食症|暴食|催吐"),
     ("cosmetic surgery", "health", "cosmetic surgery|plastic surgery|nose job|boob job|breast augmentation|botox|"
@@ -261,7 +272,7 @@ def _en_pattern(words: list[str]) -> re.Pattern[str] | None:
 _EN_NOT_PRECEDED = {"court": "".join(f"(?<!{stem(w)} )" for w in ("tennis", "squash", "basketball", "netball", "badminton",
                                                                   "food", "five-a-side"))}
 """An English word that is also the end of an unrelated phrase: the court of a court case is no tennis court."""
-_NOT_FOLLOWED = {"老公": "(?!司)", "对象": "(?!存储)", "家里": "(?!蹲)", "我妹": "(?!夫)", "我姐": "(?!夫)",
+_NOT_FOLLOWED = {"老公": "(?!司)", "身份": "(?!证)", "对象": "(?!存储)", "家里": "(?!蹲)", "我妹": "(?!夫)", "我姐": "(?!夫)",
                  "妹妹": "(?!夫)", "我弟": "(?!媳)", "弟弟": "(?!媳)", "住": "(?!院)"}
 """A Chinese word that is also the start of an unrelated one: 老公 in 老公司 ("the old company"), 我妹 in
 我妹夫 (a sister's husband)."""

@@ -28,7 +28,7 @@ RELATIVES = (
     "cousin|neighbour|neighbor|eldest|youngest|oldest|kids?|children|parents|folks|in-laws|sister-in-law|brother-in-law|"
     "mother-in-law|father-in-law|lad|lass|boy|girl|wee one|little one|other half|hubby|missus|stepdad|stepmum|stepmom|"
     "nan|nana|gran|granny|grandad|granddad|niece|nephew|stepson|stepdaughter|grandson|granddaughter|"
-    "ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|ex-partner"
+    "ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|ex-partner|roommate|flatmate|housemate"
 )
 CN_RELATIVES = ("妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|男朋友|女朋友|朋友|"
                 "同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")

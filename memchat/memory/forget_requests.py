@@ -17,7 +17,7 @@ from memchat.memory.segment import split_sentences
 from memchat.memory.slots import slot_of
 from memchat.memory.terms import has_cjk, query_terms
 
-_OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|actually|wait|hmm+|um+|right|quick one|honestly|look|"
+_OPENER = (r"^\s*(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|oh|ah|and|also|btw|nvm|nevermind|actually|wait|hmm+|um+|right|quick one|honestly|look|"
            r"listen|anyway|anyways|well|ugh|mate|bro|dude|babe|hun|eh|"
            r"one more thing|on second thoughts?|on reflection|in hindsight|come to think of it|thinking about it|"
            r"having thought about it|hey assistant|i (?:wanted|meant|was going|was meaning) to ask(?: you)?|"
@@ -37,6 +37,7 @@ _KEEP_VERBS = (r"(?:remember|remembering|keep|keeping|store|storing|save|saving|
 _SAID_THING = r"(?:bit|part|stuff|thing|info|information|detail|details|story|business|situation|saga)s?"
 """What a request calls the thing said: "the Spotify interview stuff", "that thing about Gary"."""
 _WHAT_WAS_SAID = (r"(?=\s+(?:my|our|his|her|their|what|whatever|anything|everything|any|all|that|this|those|these|a record|"
+                  r"(?:stuff|things|info|anything|details) (?:about|on|re|regarding|to do with)\b|"
                   r"records|the (?:bit|part|stuff|thing|info|information|detail|details|fact|note|notes|story|mention)s?\b|"
                   rf"the (?:whole |entire )?(?:[\w'-]+\s+){{0,3}}{_SAID_THING}\b))")
 """What a request to the assistant names: the user's things or what they said ("my salary", "anything about",
@@ -149,6 +150,8 @@ _CN_END = r"(?:了)?(?:吧|啊|哈|啦|呀|哦)*"
 """What may close a Chinese request after its verb: 了 and the sentence's particles ("你就别留着了吧")."""
 CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}当我没说过(?P<t>.+?)$",
+    rf"^(?P<t>.+?(?:那件事|那个事|那些事|那事儿?|的事情?))[，,]?\s*(?:你)?(?:就)?当(?:我)?没(?:说过?|发生过?|提过?)(?:吧)?"
+    rf"(?:[，,]\s*(?:你)?(?:给我|帮我)?{_CN_PLAIN}{_CN_END})?(?:[，,。！!～~\s]|$)",
     rf"^{_CN_ASK}无视(?:一下|掉)?(?P<t>我?(?:之前|刚才|刚刚|上次|前面)?(?:跟你|和你)?(?:说|讲|提|告诉你)(?:过)?的.*)$",
     r"^(?:我)?(?:真的|实在)?(?:不希望|不想让?|不愿意让?)你(?:再)?(?:记住|记着|记得|记录|保存|存着?|留着)(?P<t>.+)$",
     r"^(?:我)?(?:更|还是|真的)?希望你(?:不要|别|不用)(?:再)?(?:记住|记着|记得|记录|保存|存着?|留着)(?P<t>.+)$",
@@ -164,7 +167,8 @@ CN_REQUESTS: tuple[str, ...] = (
     rf"^{_CN_ASK}(?:把)?关于(?P<t>我?[^我]+?)(?:的(?:事情?|内容|信息|全部|一切|所有)|的?事情?)(?:你)?{_CN_ALL}?(?:给我|帮我)?"
     rf"{_CN_PLAIN}{_CN_END}(?:[，,。！!～~\s]|$)",
     rf"^(?P<t>.+?)[，,]?\s*(?:你)?(?:就)?当我没说过?{_CN_END}(?:[，,。！!～~\s]|$)",
-    rf"^(?P<t>.+?(?:那个|那件事|那事儿?|的事|这件事|这个事))\s*[，,]?\s*(?:你)?(?:就)?(?:别|不要)(?:再)?(?:保)?存(?:着|下来)?"
+    rf"^(?P<t>.+?(?:那个|那件事|那事儿?|的事|这件事|这个事|那些(?:事|话)?|那块|那点事|那摊子?事))\s*[，,]?\s*(?:你)?(?:就)?"
+    rf"(?:别|不要)(?:再)?(?:保)?存(?:着|下来)?"
     rf"{_CN_END}(?:[，,。！!～~\s]|$)",
 )
 """Chinese request shapes."""
@@ -186,7 +190,7 @@ request to us."""
 _EN_CONTAINER = re.compile(
     r"^\s*(?:(?:about|that|the|this|all|any|every|a)\s+)*(?:of\s+(?=what\b))?"
     r"(?:(?:what|everything|anything|all|whatever|the stuff|the bit|the part|the thing|the info|the information|"
-    r"the details|stuff|bits|bit|part|thing|info|information|details|mentions?|records?|notes?|memory|memories|matters?|"
+    r"the details|the things|stuff|bits|bit|part|things|thing|info|information|details|mentions?|records?|notes?|memory|memories|matters?|"
     r"references?(?: to)?|"
     r"(?:the )?(?:figures?|numbers?))\s+)?"
     r"(?:where\s+)?"
@@ -198,7 +202,7 @@ _EN_CONTAINER = re.compile(
     re.IGNORECASE,
 )
 _EN_TAIL = re.compile(
-    r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\bfrom (?:your |the )?memory\b|\bfrom your (?:notes|records)\b|\bplease\b|"
+    r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\b(?:from|in|into|out of|off) (?:your |the )?(?:memory|memories)\b|\b(?:from|in|into|out of|off) (?:your|the) (?:notes|records|files?|system|database|head|brain)\b|\bplease\b|"
     r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
     r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\ba while (?:back|ago)\b|"
     r"(?:\bfrom )?\b(?:a few|a couple of|some) (?:days|weeks|months) ago\b|\bages ago\b|"
@@ -214,7 +218,7 @@ _CN_TAIL = re.compile(r"(?:[，,。！!？?；;～~\s]|从(?:你的)?(?:记忆|�
                       r"(?:你)?(?:先|就|能不能|可不可以|可以|帮我|给我)(?=别|不要|删|忘|去掉|清|$)|能不能|可不可以).*$")
 _CN_CONTAINER = re.compile(r"^(?:我)?(?:刚才|刚刚|之前|上次|上回|前面|前阵子|那次)?(?:我)?(?:跟你|和你|对你)?"
                            r"(?:说(?:过)?|讲(?:过)?|提(?:到)?(?:过)?|告诉你)?(?:的)?(?:关于)?")
-_CN_SUFFIX = re.compile(r"(?:(?<=..)相关的?|[那这]一?大?段(?:话)?|的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
+_CN_SUFFIX = re.compile(r"(?:(?<=..)相关的?|(?<=..)(?:那块|那点事|那摊子?事|上)|[那这]一?大?段(?:话)?|的事情?了?|那事儿?|(?<=..)那个|(?<=..)这个|(?<=..)那条|(?<=..)这条|(?<=.)那个事儿?|这件事|那件事|的那些话|的那些事?|那些事?|的内容|的信息|的部分|的事儿|这些|的那件事|的记忆|"
                         r"的?数字|的?金额|的?数额|的?细节|的?(?:情况|结果)|了)$")
 
 _CN_ONE_CHARACTER_KIN = frozenset("姐弟哥妹妈爸舅姑姨叔婶")
@@ -281,7 +285,7 @@ _THE_THING_LISTED = re.compile(r"^(?:(?:every|any)thing about\s+)?(?:that|the|th
 
 
 def _trim_en(topic: str) -> str:
-    kept_in = re.match(r"^\s*(it|that|this|all of (?:it|that))\s+(?:from|out of|off)\s+(?:wherever|whatever|your|the)\b",
+    kept_in = re.match(r"^\s*(it|that|this|all of (?:it|that))\s+(?:from|in|into|out of|off)\s+(?:wherever|whatever|your|the)\b",
                        topic, re.IGNORECASE)
     if kept_in:  # "wipe that from your notes": "that", what the message said before, not "your notes"
         return kept_in.group(1)
@@ -304,10 +308,15 @@ def _trim_cn(topic: str) -> str:
     topic = _CN_TAIL.sub("", topic)
     topic = re.sub(r"^(?:你)?(?:给我|帮我)?把", "", topic)  # "你给俺把那个事删了"
     topic = re.sub(r"^(?:那个|这个|关于|有关|我的(?=.{2,}信息))", "", topic)
+    topic = re.sub(r"(?<=.)(?:那个|那点|那段|那块|那摊子?|那些)(?=.)", "的", topic)  # 我姐那个好消息, 家里那点事
+    topic = re.sub(r"(?<=.)(?:那块|那些|那摊子?事?)$", "", topic)  # 身份那块, 欠钱那些
+    topic = topic.replace("的的", "的")  # 身份那块的事情
     topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
     topic = re.sub(r"(?<=..)(?:这个事?|这事儿?|这件事)?(?:你(?:还是|最好|就|也|干脆)?忘?)?$", "", topic)  # 工资这个你还是 → 工资
     topic = _CN_SUFFIX.sub("", _CN_SUFFIX.sub("", topic)).strip(" 。，,…~～")  # 住址相关的信息 → 住址
-    return f"我{topic}" if topic in _CN_ONE_CHARACTER_KIN else topic  # "我姐那个事": the sister, not the character 姐
+    if topic in _CN_ONE_CHARACTER_KIN or topic[:1] in _CN_ONE_CHARACTER_KIN and topic[1:2] == "的":
+        return f"我{topic}"  # "我姐那个好消息": the sister's, not the character 姐
+    return topic  # "我姐那个事": the sister, not the character 姐
 
 
 def _in_sentence(sentence: str) -> ForgetRequest | None:

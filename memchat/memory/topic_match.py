@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from memchat.memory.concepts import (
     CN_PEOPLE_WORDS,
+    CONCEPTS,
     DOMAINS,
     FAMILY,
     PEOPLE_CONCEPTS,
@@ -74,6 +75,12 @@ def _story_concepts(topic: str) -> frozenset[str]:
         said |= {"alcohol"}  # "Niamh and the drinking", "his drinking": the drink that makes one drunk
     if _THE_BABY.search(topic):
         said |= {"pregnancy"}  # "Mia's baby news", "宝宝的事": the baby on its way
+    if "addiction" in said:
+        said |= {"alcohol"}  # "his relapse": the drink it is told by ("vodka bottles hidden in the garage")
+    if _THE_JOB.search(topic):
+        said |= {"job loss", "job search", "work trouble"}  # "my job situation": whatever happened to the job
+    if (part := body_part(topic)) in CONCEPTS:
+        said |= {part}  # "my dad's heart": his heart trouble, told as "blocked arteries, a triple bypass"
     if _THE_MONEY.search(topic):
         said |= {"money"}  # "钱的事", "借钱那件事": the money, however the story counts it
     story = said - DOMAINS - PEOPLE_CONCEPTS | said & {"money", "legal", "health"}
@@ -89,6 +96,26 @@ _THE_BABY = re.compile(r"\bbaby\b(?!\s+(?:shower|sitter|monitor|food|formula|clo
                        r"daughter|son|girl|boy|steps?))|宝宝(?!的?(?:照片|衣服|奶粉))", re.IGNORECASE)
 """A forget topic about a baby ("the baby news", "Mia's baby", "宝宝的事"): a pregnancy, which people tell as "she's
 pregnant", "怀孕了" — not a baby's things ("the baby shower")."""
+
+
+def _names_only_whom(topic: str, sentence: str) -> bool:
+    """A sentence about a topic only by the person in it ("Kevin's new puppy…" for "Kevin's run-in with the cops";
+    typed without capitals, any word that names no concept may be the name: "up at dawn" for "the dawn cancer stuff"),
+    or by no more than the area of life the story is in ("my hospital appointment" for someone's cancer)."""
+    story = re.sub(rf"\b{_NAME}(?:'s|’s)?\s*", "", topic)
+    story = " ".join(w for w in story.split() if has_cjk(w) or concepts_in(w) or w.lower() in STOPWORDS)
+    if not re.search(r"\w", story):
+        return True
+    narrow = _story_concepts(story) - DOMAINS - {"money", "legal", "health"}
+    words = set(query_terms(story)) - _NO_STORY - _VAGUE - set(query_terms(" ".join(_PEOPLE.findall(story))))
+    said = set(search_terms(sentence))
+    return not (words & said or _kin(words, said) or concept_overlap(narrow, concepts_in(sentence)))
+
+
+_THE_JOB = re.compile(r"\b(?:job|work|career|employment)\s+(?:situation|stuff|thing|news|drama|worries|issues?|change)\b"
+                      r"|工作(?:那|上)?的?(?:事|情况|变动)", re.IGNORECASE)
+"""A forget topic that names the job only by its situation ("my job situation", "the work stuff", 工作那事): what
+happened to it — lost, looked for a new one, trouble at work."""
 
 
 _THE_MONEY = re.compile(r"(?<![赚省花])钱(?!包|塘|学森)")
@@ -225,6 +252,10 @@ def about(topic: str, sentence: str) -> bool:
 
 _RELATIVE_PHRASE = re.compile(rf"\b(?:my|our|the user's|their)\s+(?:\w+\s+)?(?:{RELATIVES})(?:'s|’s)?"
                               rf"|(?:我们|我|用户)的?(?:{CN_RELATIVES})", re.IGNORECASE)
+_I_UNSAID = re.compile(r"^\W*(?:(?:just|finally|still|also|so|and|now|lately)\s+)?(?:been|got|gotten|had|have|went|am|"
+                       r"feel|feeling|started|starting|stopped|quit|finished|booked|seeing|trying|getting|having|going)\b",
+                       re.IGNORECASE)
+"""A message typed without its "I" ("been having dark thoughts lately, started seeing a therapist"): the user's own."""
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|our|us|the user|their)\b|我|用户", re.IGNORECASE)
 
 
@@ -440,6 +471,8 @@ _NEW_TIME = re.compile(r"^\W*(?:(?:so|and|but|oh|also)\s+)?(?:yesterday|today|to
 """A sentence that opens on a time of its own tells a new event ("周末带女儿去游乐园", "Yesterday I…")."""
 _CN_SOMEONE_OF_MINE = (rf"{CN_RELATIVES}|室友|闺蜜|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|舅舅|舅妈|姑姑|姨|叔叔|婶婶|孩子|对象|"
                        r"前任|前夫|前妻|公公|婆婆|岳父|岳母|师傅|徒弟|客户")
+_AGAIN_OF_THEM = re.compile(r"\b(?:he|she|they)(?:'s| has| have| was| is)? (?:\w+ )?(?:again|still)\b|自己|又|还是", re.IGNORECASE)
+""""上周自己出门找不到家", "Last night he was drinking again": at a time of its own, the same person's story still."""
 _AS_ME = re.compile(rf"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)\b|(?<![他她你])我(?!们?的?(?:{_CN_SOMEONE_OF_MINE}))|[俺咱]",
                     re.IGNORECASE)
 """The user as who does or is something ("I", "we", 我): not "my friend", "told me", 我姐."""
@@ -495,7 +528,8 @@ def _opens_on_someone_new(sentence: str, before: str) -> bool:
         return bool(_named_in(sentence) - named_before)
     name = _OPENS_ON_A_NAME.match(sentence)
     first = name.group(1).lower() if name else ""
-    return bool(first) and first not in _NOT_NAMES and first not in " ".join(named_before)
+    return (bool(first) and first not in _NOT_NAMES and first not in " ".join(named_before)
+            and not concepts_in(first))  # "Severance is 12 weeks", "Chemo starts Monday": a thing of the story
 
 
 _OPENS_ON_A_NAME = re.compile(r"^\W*((?-i:[A-Z])[a-z]{2,})\s+(?:is|was|has|had|lives|works|moved|got|rang|called|texted|"
@@ -515,7 +549,7 @@ def carries_on(sentence: str, before: str, back: bool | None = None) -> bool:
     年假糊弄过去。" — unless it turns (`_turns`) or opens on a time of its own. Someone else's story goes on only where it
     speaks of them again (`back`: by default, this sentence does), at no time of its own: "Finally quit smoking" and
     "Pizza at her place tonight" after Anna's driving test are the user's news; "I took leave to be with her" goes on."""
-    if _turns(sentence, before) or _NEW_TIME.match(sentence):
+    if _turns(sentence, before) or _NEW_TIME.match(sentence) and not _AGAIN_OF_THEM.search(sentence):
         return False  # "周末去西湖边citywalk", "Yesterday I…"
     if _AS_ME.search(_HEDGE.sub(" ", before)):
         return True  # the user's own story goes on in the user's words ("I am on ART and my viral load…")
@@ -591,6 +625,20 @@ _REMARK = re.compile(r"^\W*(?:not (?:great|good|amazing|ideal|fun|bad|brilliant|
                      re.IGNORECASE)
 
 
+_KEPT_FROM = re.compile(
+    r"\b(?:ha(?:s|ve) no idea|ha(?:s|ve) no clue|(?:does|do|did)(?:n'?t| not) (?:know|suspect)|(?:has|have|had)(?:n'?t| not) "
+    r"(?:been )?told|(?:nobody|no one|noone|no-one) (?:else )?(?:knows|knew)|(?:is|are) (?:clueless|in the dark)|"
+    r"(?:not|never) (?:told|telling) (?:anyone|anybody|them|him|her)|(?:don'?t|do not|please don'?t) tell (?:anyone|anybody)|"
+    r"keep(?:ing)? it (?:quiet|secret|to myself|between us))\b|还不知道|都不知道|并不知道|不知道这事|还没(?:告诉|跟|和|敢)|"
+    r"没(?:告诉|敢告诉)|没人知道|别告诉|先保密|帮我保密", re.IGNORECASE)
+
+
+def kept_from(sentence: str) -> bool:
+    """A short sentence that only says who does not know yet ("My manager has no idea.", "Haven't told my parents.",
+    "还没跟领导说"): it speaks of the story just told, and goes with it."""
+    return bool(_KEPT_FROM.search(sentence)) and len(re.findall(r"[\w']+", sentence)) <= 10 and len(sentence) <= 60
+
+
 def _a_comment(sentence: str) -> bool:
     """A few words that only judge what was just said ("Not amazing.", "So awkward.", "Ugh!"): a remark on a
     sentence that goes, which goes with it. "Finally quit smoking." is news of its own."""
@@ -621,6 +669,25 @@ _DETAIL = re.compile(r"\W*(?:(?:like|about|around|roughly|almost|nearly|only|jus
 ("third time this month") ("Dentist on Friday at 3." opens on a thing of its own)."""
 
 
+_AT_A_PLACE = re.compile(r"\b(?:at|from)\s+(?:the\s+)?((?-i:[A-Z])[\w&'-]{2,}(?:\s+(?-i:[A-Z])[\w&'-]+)?)")
+"""A firm or place a story happened at ("interviewing at Stripe", "laid off from Intuit")."""
+
+
+def story_names(topic: str, contents: Sequence[str]) -> list[str]:
+    """The firms and places where the story of `topic` happened, as its own sentences name them ("I've been
+    interviewing at Stripe" for "me looking for a new job"): a later message that opens on one ("Stripe round went
+    ok") goes on with the story in words the request never used. Not a word of the topic, not someone."""
+    names = {match.group(1) for content in contents for sentence in split_sentences(content) if about(topic, sentence)
+             for match in _AT_A_PLACE.finditer(sentence)}
+    return sorted(n for n in names if n.split()[0].lower() not in _NOT_NAMES | STOPWORDS
+                  and not set(query_terms(n)) & set(query_terms(topic)) and not concepts_in(n) & PEOPLE_CONCEPTS)
+
+
+def with_story_names(topic: str, names: Sequence[str]) -> str:
+    """The topic with the names its story happened at, for reading which sentences of a message tell it."""
+    return " and ".join([topic, *names]) if topic and names else topic
+
+
 def without_topic(content: str, topic: str) -> str:
     """An episode with the sentences about `topic` taken out, when it also says other things ("I have two
     kids. Bram is 9. I earn 42k a year." less "my salary"); "" when all of it goes (every sentence is about
@@ -635,7 +702,7 @@ def without_topic(content: str, topic: str) -> str:
         if chunk:  # a new sentence goes on only with 他 or 她
             goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
         else:
-            goes_on_telling = (going and (goes_on(unit) or _a_comment(unit) or carries_on(unit, told))
+            goes_on_telling = (going and (goes_on(unit) or _a_comment(unit) or kept_from(unit) or carries_on(unit, told))
                                or said_it and _a_fragment(unit))
         said_it = about(topic, unit)
         told = unit if said_it else told
@@ -751,6 +818,30 @@ class TopicMatcher:
                 found.add(episode.id)  # ("current ctc 24 lpa, they offered 36")
         return found
 
+    def _by_story_words(self, part: str, topic: str, whose: set[str]) -> set[int]:
+        """What says every word of a part's story, the person it happened to aside ("the stealing thing with my
+        roommate": "confronted Alex about the stealing"), where one of its sentences is about the topic."""
+        someone = {t for word in re.findall(r"[\w'-]+", part) if concepts_in(word) & PEOPLE_CONCEPTS for t in query_terms(word)}
+        story = set(query_terms(part)) - whose - someone - _NO_STORY - _VAGUE
+        if not story or story == set(query_terms(part)):
+            return set()  # nothing told, or every word of it (the search by all of them has been made)
+        hits = self.memories.many([i for i, _ in self.memories.keyword(" ".join(sorted(story)), 100, every=True)])
+        return {i for i, m in hits.items() if any(about(topic, s) for s in split_sentences(m.content))}
+
+    def _named_again(self, found: set[int], topic: str) -> set[int]:
+        """Later messages that open on a firm or place the story happened at (`story_names`)."""
+        told = [m for m in self.memories.many(sorted(found)).values() if m.is_episode]
+        if not told:
+            return set()
+        since = min(m.created_at for m in told)
+        more: set[int] = set()
+        for name in story_names(topic, [m.content for m in told]):
+            for memory in self.memories.many([i for i, _ in self.memories.keyword(name, 50, every=True)]).values():
+                first = told_units(memory.content)[:1]
+                if memory.is_episode and memory.created_at >= since and first and re.search(rf"\b{re.escape(name)}\b", first[0]):
+                    more.add(memory.id)
+        return more - found
+
     def _told_next(self, found: set[int], topic: str, someone: bool) -> set[int]:
         """The next message of a story told over several in a chat, where it goes on without the story's words: it
         opens on them ("Hasn't told work yet, wants to wait till after the 12 week scan", "His public defender says…",
@@ -768,6 +859,11 @@ class TopicMatcher:
             first = told_units(following[0].content)[:1] if following else []
             if first and story_goes_on(first[0]) and (someone or _STORY_ROLE.match(first[0])):
                 more |= {m.id for m in following}
+            elif (first and not _SHIFT.match(first[0]) and about(topic, first[0]) and not _names_only_whom(topic, first[0])
+                  and not _opens_on_someone_new(first[0], units[-1]) and not (someone and _FIRST_PERSON.search(first[0]))):
+                more.add(following[0].id)  # "accountant says we might owe $11k plus penalties" after the audit: the
+                # story in its words — not someone else's news ("My sister says she's giving up wine" after Doris's
+                # drinking), nor the user's own after someone's
             elif following and carries_on_next(following[0].content, units[-1], following[0].created_at):
                 more.add(following[0].id)  # its next windows only while they go on too ("…over a coffee. On a
                 for window in following[1:]:  # lighter note I've started Gaelic classes" stays)
@@ -790,13 +886,15 @@ class TopicMatcher:
                 continue
             words = [w for w in re.findall(r"[\w'-]+", part) if w.lower() not in _VAGUE_WORDS]
             narrow |= concepts_in(" ".join(words)) - concepts_in(" ".join(words[:-1]))
-        narrow &= _story_concepts(topic) - DOMAINS
+        story = _story_concepts(topic)
+        narrow = narrow & story | story - concepts_in(topic)  # and what its shape names: "the baby" a pregnancy
+        narrow -= DOMAINS
         if not narrow:
             return set()
         words = [w for name in narrow for w in index_words(name) if not is_single_cjk(w)]
         hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 200)])
         return {i for i, m in hits.items() if concept_overlap(frozenset(narrow), concepts_in(m.content))
-                and _FIRST_PERSON.search(m.content) and not _NAMED_FIRST.match(m.content)
+                and (_FIRST_PERSON.search(m.content) or _I_UNSAID.match(m.content)) and not _NAMED_FIRST.match(m.content)
                 and not _OPENS_ON_SOMEONE.match(m.content)}  # "My mum has rheumatoid arthritis" is hers
 
     def _spelled_out(self, topic: str) -> set[int]:
@@ -981,6 +1079,8 @@ class TopicMatcher:
             for name in names:
                 found |= {i for i, _ in self.memories.keyword(name, 100, every=True)}
             found |= self._relatives_story(part)
+            if not names and not has_cjk(part):
+                found |= self._by_story_words(part, topic, people | _owners(topic))
             if has_cjk(part):  # Chinese: most of the topic's character pairs, in any order
                 core = _cn_core(part)
                 for memory in self.memories.many([i for i, _ in self.memories.keyword(core, 50)]).values():
@@ -1027,6 +1127,7 @@ class TopicMatcher:
             found |= told
             told = self._told_next(told, topic, someone)
         found |= told
+        found |= self._named_again(found, topic)
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it

@@ -74,7 +74,16 @@ from memchat.memory.speech import (
     without_question_tail,
 )
 from memchat.memory.terms import USER_TERMS, has_cjk, search_terms
-from memchat.memory.topic_match import TopicMatcher, about, goes_on, speaks_of_them, told_units, without_topic
+from memchat.memory.topic_match import (
+    TopicMatcher,
+    about,
+    goes_on,
+    speaks_of_them,
+    story_names,
+    told_units,
+    with_story_names,
+    without_topic,
+)
 from memchat.types import (
     EPISODE,
     FORGET_NOT_KEPT,
@@ -650,7 +659,8 @@ class MemoryWriter:
                 origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
                 if origin is not None and origin.is_episode and origin.status == "active":
                     episodes.setdefault(origin.id, origin)
-            rest = {i: without_topic(e.content, topic) if topic else "" for i, e in episodes.items()}
+            told_as = with_story_names(topic, story_names(topic, [e.content for e in episodes.values()]))
+            rest = {i: without_topic(e.content, told_as) if topic else "" for i, e in episodes.items()}
             if story:  # the sentences of a story's message that say who they are stay with what else it said
                 rest = {i: _with_who_they_are(e.content, rest[i]) for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
