@@ -61,6 +61,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("school trouble", "education", "trouble at school|in trouble at school|suspended for|got suspended|suspension|expelled|"
                                     "detention|principal's office|called the principal|call from the principal|headteacher|"
                                     "被停课|被记过|请家长|叫家长|被处分|在学校惹事|学校打架|被老师叫"),
+    ("academic misconduct", "education", "plagiarism|plagiarised|plagiarized|plagiarising|plagiarizing|turnitin|"
+                                         "academic integrity|integrity board|academic misconduct|cheated on the exam|"
+                                         "cheating on the exam|抄袭|查重|学术不端|作弊"),
     ("exams", "education", "grades|gpa|report card|academic probation|绩点|学业预警|成绩单|挂科|exam|exams|mock exam|mock exams|mocks|maths mock|math mock|exam results|gcse|gcses|"
                            "a-level|a-levels|leaving cert|finals|考试|成绩|高考|中考|期末考|考研"),
     ("hometown", "home", "hometown|home town|grew up|growing up|born and raised|originally from|"
@@ -138,10 +141,16 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("car accident", None, "car accident|car crash|crashed the car|crashed my car|crashed into|rear-ended|rear ended|"
                            "fender bender|fender-bender|collision|pile-up|totaled|totalled|hit and run|hit-and-run|"
                            "撞车|追尾|车祸|剐蹭|出车祸|撞了人|被撞"),
+    ("crypto", "money", "crypto|cryptocurrency|cryptocurrencies|bitcoin|btc|ethereum|memecoin|memecoins|meme coin|dogecoin|"
+                        "shitcoin|nft|nfts|币圈|炒币|比特币|虚拟币|数字货币"),
+    ("housing trouble", "home", "housing|eviction|evicted|eviction notice|behind on rent|behind on the rent|rent arrears|"
+                                "foreclosure|repossessed|repossession|kicked out of the flat|被房东赶|催租|欠房租|房租交不上"),
+    ("family conflict", None, "falling out|fell out|massive fight|big fight|huge fight|blew up at|screaming match|"
+                              "haven't spoken|not speaking|stopped speaking|cut me off|disowned|吵架|吵翻|闹翻|冷战|断绝关系|大吵"),
     ("tax", "money", "tax|taxes|irs|hmrc|tax return|tax bill|back taxes|audit|audited|auditing|tax audit|"
                      "个税|税务|补税|查税|偷税|漏税|税务局"),
     ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
-                    "arrested|police|cops|cop|run-in with the law|bailed him out|bailed her out|bail|lockup|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
+                    "arrested|police|cops|cop|protective order|restraining order|order of protection|no-contact order|保护令|禁止令|偷东西|偷了我|偷钱|小偷|run-in with the law|bailed him out|bailed her out|bail|lockup|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
                     "案件|立案|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|"
                     "官司|起诉|律师|法院|打官司|被抓|告我|告了我|把我告了|开庭|传票|prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|robbery|theft|shoplifting|shoplifted|charged with|probation|parole|局子|监狱|坐过牢|牢饭|蹲监狱|判了|缓刑|派出所"),
     ("domestic abuse", None, "domestic abuse|domestic violence|abusive|abuser|abused|hits his wife|hit his wife|"
@@ -155,13 +164,15 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                      "ultrasound|mri|ct scan|x-ray|icu|a&e|intensive care|admitted|surgeon|hospitalisation|"
                      "hospitalization|hospitalised|hospitalized|心脏|搭桥|胃出血|病房|"
                      "transplant|老年痴呆|阿尔茨海默|帕金森|癌|肿瘤|中风|化疗|benign|malignant|nodule|a lump|the lump|cyst|biopsy results|scan results|test results"),
+    ("diabetes", "health", "diabetes|diabetic|type 1|type 2|blood sugar|blood sugars|a1c|hba1c|metformin|insulin|glucose|"
+                           "prediabetes|pre-diabetes|prediabetic|糖尿病|血糖|二甲双胍|胰岛素|糖化"),
     ("fertility", "health", "fertility|ivf|trying for a baby|trying to conceive|ttc|embryo|embryos|egg retrieval|"
                             "egg collection|miscarriage|miscarried|iui|试管|备孕|流产|不孕|要孩子|要个孩子|怀不上|精子"),
     ("hospital stay", "health", "hospitalisation|hospitalization|hospitalised|hospitalized|inpatient|"
                                 "psychiatric unit|psychiatric ward|psychiatric hospital|psych ward|mental health unit|icu|intensive care|"
                                 "住院|出院|病房|重症监护"),
     ("pregnancy", "health", "pregnant|pregnancy|expecting a baby|due date|antenatal|12 week scan|20 week scan|morning sickness|"
-                            "怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
+                            "pregnancy test|positive test|two pink lines|怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|建档|妇幼|孕检|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
                             "aa meeting|aa meetings|detox|clean for|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
     ("eating disorder", "health", "eating disorder|anorexia|anorexic|bulimia|bulimic|binge eating|purging|"

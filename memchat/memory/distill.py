@@ -31,7 +31,7 @@ RELATIVES = (
     "ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|ex-partner|roommate|flatmate|housemate"
 )
 CN_RELATIVES = ("妹妹|姐姐|哥哥|弟弟|弟媳|嫂子|妈妈|爸爸|我妈|我爸|奶奶|爷爷|外婆|外公|老婆|老公|女儿|儿子|男朋友|女朋友|朋友|"
-                "同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")
+                "表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|室友|舍友|同事|老板|领导|组长|妈|爸|弟|哥|姐|妹")
 _POSSESSIVE = re.compile(rf"^\s*(?:my|our) (?:\w+ )?({RELATIVES})\b", re.IGNORECASE)
 _CN_POSSESSIVE = re.compile(rf"^\s*(?:我|我们)?(?:的)?({CN_RELATIVES})")
 _NAMED_POSSESSIVE = re.compile(r"^\s*([A-Z][a-z]+)(?<!ing)'s (?!been\b|got\b|gone\b)")  # not "Swimming's moved…"

@@ -98,6 +98,11 @@ _THE_BABY = re.compile(r"\bbaby\b(?!\s+(?:shower|sitter|monitor|food|formula|clo
 pregnant", "怀孕了" — not a baby's things ("the baby shower")."""
 
 
+_TOLD_ON = re.compile(r"^\W*(?:(?:ok|okay|so|quick|small|another)\s+)?(?:update on|more on|following up on|follow-up on|"
+                      r"follow up on|back to|re:|an update on|further to|接着|说回|后续|跟进一下|还是那事|那事后续|接着说)", re.IGNORECASE)
+"""A message that says it goes on with what was told before ("update on the thing from this morning:", 接着早上那事)."""
+
+
 def _names_only_whom(topic: str, sentence: str) -> bool:
     """A sentence about a topic only by the person in it ("Kevin's new puppy…" for "Kevin's run-in with the cops";
     typed without capitals, any word that names no concept may be the name: "up at dawn" for "the dawn cancer stuff"),
@@ -256,6 +261,11 @@ _I_UNSAID = re.compile(r"^\W*(?:(?:just|finally|still|also|so|and|now|lately)\s+
                        r"feel|feeling|started|starting|stopped|quit|finished|booked|seeing|trying|getting|having|going)\b",
                        re.IGNORECASE)
 """A message typed without its "I" ("been having dark thoughts lately, started seeing a therapist"): the user's own."""
+def _no_one_else_cn(text: str) -> bool:
+    """Chinese typed without its 我 and naming no one else ("早上测了两道杠……完全没计划"): the user's own."""
+    return has_cjk(text) and not re.search("[他她你]", text) and not concepts_in(text) & PEOPLE_CONCEPTS
+
+
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|our|us|the user|their)\b|我|用户", re.IGNORECASE)
 
 
@@ -471,7 +481,8 @@ _NEW_TIME = re.compile(r"^\W*(?:(?:so|and|but|oh|also)\s+)?(?:yesterday|today|to
 """A sentence that opens on a time of its own tells a new event ("周末带女儿去游乐园", "Yesterday I…")."""
 _CN_SOMEONE_OF_MINE = (rf"{CN_RELATIVES}|室友|闺蜜|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|舅舅|舅妈|姑姑|姨|叔叔|婶婶|孩子|对象|"
                        r"前任|前夫|前妻|公公|婆婆|岳父|岳母|师傅|徒弟|客户")
-_AGAIN_OF_THEM = re.compile(r"\b(?:he|she|they)(?:'s| has| have| was| is)? (?:\w+ )?(?:again|still)\b|自己|又|还是", re.IGNORECASE)
+_AGAIN_OF_THEM = re.compile(r"\b(?:he|she|they)(?:'s| has| have| was| is)? (?:\w+ )?(?:again|still)\b|(?<![我你])自己|又|还是",
+                            re.IGNORECASE)
 """"上周自己出门找不到家", "Last night he was drinking again": at a time of its own, the same person's story still."""
 _AS_ME = re.compile(rf"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)\b|(?<![他她你])我(?!们?的?(?:{_CN_SOMEONE_OF_MINE}))|[俺咱]",
                     re.IGNORECASE)
@@ -553,8 +564,8 @@ def carries_on(sentence: str, before: str, back: bool | None = None) -> bool:
         return False  # "周末去西湖边citywalk", "Yesterday I…"
     if _AS_ME.search(_HEDGE.sub(" ", before)):
         return True  # the user's own story goes on in the user's words ("I am on ART and my viral load…")
-    back = bool(_BACK_TO_THEM.search(sentence)) if back is None else back
-    return back and first_time(sentence, 0.0) is None
+    back = bool(_BACK_TO_THEM.search(sentence) or _AGAIN_OF_THEM.search(sentence)) if back is None else back
+    return back and (first_time(sentence, 0.0) is None or bool(_AGAIN_OF_THEM.search(sentence)))
 
 
 def carries_on_next(message: str, before: str, said_at: float) -> bool:
@@ -639,6 +650,20 @@ def kept_from(sentence: str) -> bool:
     return bool(_KEPT_FROM.search(sentence)) and len(re.findall(r"[\w']+", sentence)) <= 10 and len(sentence) <= 60
 
 
+_FEELING = re.compile(
+    r"^\W*(?:(?:honestly|tbh|ngl|and|so|but|just)[,\s]+)?(?:i'?m|im|i am|i feel|feeling|i keep|i can'?t stop|i'?ve been|i just|"
+    r"kinda|really|so|still|worried|scared|terrified|nervous|freaking out|trying not to)\b.*\b(?:scared|terrified|freak(?:ing)? out|"
+    r"worried|anxious|nervous|sick about it|devastated|heartbroken|gutted|crying|cry|upset|shaken|numb|a mess|a wreck|"
+    r"panicking|stressed|can'?t sleep|overwhelmed|sad|furious|ashamed|embarrassed|mortified|show up)\b"
+    r"|^\W*我?(?:好|很|真的|特别|有点|挺)?(?:害怕|难受|崩溃|慌|焦虑|睡不着|想哭|不好受|郁闷|心累|尴尬)", re.IGNORECASE)
+
+
+def _a_feeling(sentence: str) -> bool:
+    """A short sentence that only says how the user feels about what was just told ("I'm trying not to freak out.",
+    "I keep rereading our texts and crying", "Worried it'll show up on the background check", 我好慌): part of it."""
+    return bool(_FEELING.search(sentence)) and len(re.findall(r"[\w']+", sentence)) <= 14 and len(sentence) <= 90
+
+
 def _a_comment(sentence: str) -> bool:
     """A few words that only judge what was just said ("Not amazing.", "So awkward.", "Ugh!"): a remark on a
     sentence that goes, which goes with it. "Finally quit smoking." is news of its own."""
@@ -700,9 +725,11 @@ def without_topic(content: str, topic: str) -> str:
     opening = 0  # how many of the first units open on someone not yet named ("now he ignores her calls. she
     for n, (unit, chunk, opens) in enumerate(units):  # cries every night, poor isla"): they tell what follows
         if chunk:  # a new sentence goes on only with 他 or 她
-            goes_on_telling = going and _goes_on_in_chinese(unit) and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她")))
+            goes_on_telling = going and (kept_from(unit) or _a_feeling(unit) or _goes_on_in_chinese(unit)
+                                         and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她"))))
         else:
-            goes_on_telling = (going and (goes_on(unit) or _a_comment(unit) or kept_from(unit) or carries_on(unit, told))
+            goes_on_telling = (going and (goes_on(unit) or _a_comment(unit) or kept_from(unit) or _a_feeling(unit)
+                                          or carries_on(unit, told))
                                or said_it and _a_fragment(unit))
         said_it = about(topic, unit)
         told = unit if said_it else told
@@ -859,6 +886,8 @@ class TopicMatcher:
             first = told_units(following[0].content)[:1] if following else []
             if first and story_goes_on(first[0]) and (someone or _STORY_ROLE.match(first[0])):
                 more |= {m.id for m in following}
+            elif first and (_TOLD_ON.match(first[0]) or _a_feeling(first[0]) and len(told_units(following[0].content)) == 1):
+                more.add(following[0].id)  # "update on the thing from this morning: …", "I keep rereading our texts"
             elif (first and not _SHIFT.match(first[0]) and about(topic, first[0]) and not _names_only_whom(topic, first[0])
                   and not _opens_on_someone_new(first[0], units[-1]) and not (someone and _FIRST_PERSON.search(first[0]))):
                 more.add(following[0].id)  # "accountant says we might owe $11k plus penalties" after the audit: the
@@ -894,7 +923,8 @@ class TopicMatcher:
         words = [w for name in narrow for w in index_words(name) if not is_single_cjk(w)]
         hits = self.memories.many([i for i, _ in self.memories.keyword_terms(words, 200)])
         return {i for i, m in hits.items() if concept_overlap(frozenset(narrow), concepts_in(m.content))
-                and (_FIRST_PERSON.search(m.content) or _I_UNSAID.match(m.content)) and not _NAMED_FIRST.match(m.content)
+                and (_FIRST_PERSON.search(m.content) or _I_UNSAID.match(m.content) or _no_one_else_cn(m.content))
+                and not _NAMED_FIRST.match(m.content)
                 and not _OPENS_ON_SOMEONE.match(m.content)}  # "My mum has rheumatoid arthritis" is hers
 
     def _spelled_out(self, topic: str) -> set[int]:
