@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from memchat.config import load_settings
+from memchat.memory.forget_requests import forget_request
 from memchat.pipeline.factory import build_services
 from memchat.pipeline.importer import import_transcript
 
@@ -69,7 +70,11 @@ def run_case(case: dict, shared: dict[str, Any]) -> dict[str, Any]:
     where = sorted({w for w, text in said if any(g.lower() in text for g in left)})
     return {"id": case["id"], "lang": case["lang"], "ok": not left and not lost, "left": left, "lost": lost,
             "removed": len(before - after), "left_in": where, "texts": texts, "request_stored": len(after - before),
-            "left_said_in_request": [g for g in left if g.lower() in case["request"]["content"].lower()]}
+            "left_said_in_request": [g for g in left if g.lower() in case["request"]["content"].lower()],
+            "understood": forget_request(case["request"]["content"]) is not None,
+            "lost_beside_gone": [k for k in lost if any(k.lower() in m["content"].lower() and
+                                                        any(g.lower() in m["content"].lower() for g in case["gone"])
+                                                        for m in case["messages"])]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"requests that were themselves stored as a memory or episode: {sum(bool(r['request_stored']) for r in results)}; "
           f"failing cases whose only words left are words of the request too: "
           f"{sum(bool(r['left']) and r['left'] == r['left_said_in_request'] for r in results)}")
+    print(f"requests not read as a request to forget: {sum(not r['understood'] for r in results)}; cases losing a kept "
+          f"word told in the same message as the story: {sum(bool(r['lost_beside_gone']) for r in results)} of "
+          f"{sum(bool(r['lost']) for r in results)} losing one")
     return 0
 
 

@@ -149,10 +149,15 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                               "haven't spoken|not speaking|stopped speaking|cut me off|disowned|吵架|吵翻|闹翻|冷战|断绝关系|大吵"),
     ("tax", "money", "tax|taxes|irs|hmrc|tax return|tax bill|back taxes|audit|audited|auditing|tax audit|"
                      "个税|税务|补税|查税|偷税|漏税|税务局"),
-    ("legal", None, "lawsuit|suing|sued|court|court case|family court|custody|lawyer|solicitor|legal|tribunal|arrest|"
-                    "arrested|police|cops|cop|protective order|restraining order|order of protection|no-contact order|保护令|禁止令|偷东西|偷了我|偷钱|小偷|run-in with the law|bailed him out|bailed her out|bail|lockup|drink driving|drink-driving|drunk driving|dui|dwi|over the limit|"
-                    "案件|立案|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|"
-                    "官司|起诉|律师|法院|打官司|被抓|告我|告了我|把我告了|开庭|传票|prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|robbery|theft|shoplifting|shoplifted|charged with|probation|parole|局子|监狱|坐过牢|牢饭|蹲监狱|判了|缓刑|派出所"),
+    ("legal", None, "court|court case|family court|custody|lawyer|solicitor|legal|tribunal|"
+                    "案件|立案|律师|法院|probation|parole|缓刑"),
+    ("lawsuit", "legal", "lawsuit|suing|sued|small claims|官司|起诉|打官司|告我|告了我|把我告了|开庭|传票"),
+    ("arrest", "legal", "arrest|arrested|police|cops|cop|run-in|bailed out|bailed|bail|lockup|drink driving|drink-driving|"
+                        "drunk driving|dui|dwi|over the limit|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|被抓|"
+                        "prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|"
+                        "robbery|theft|shoplifting|shoplifted|charged with|局子|监狱|坐过牢|牢饭|蹲监狱|判了|派出所|"
+                        "偷东西|偷了我|偷钱|小偷"),
+    ("protective order", "legal", "protective order|restraining order|no-contact order|保护令|禁止令"),
     ("domestic abuse", None, "domestic abuse|domestic violence|abusive|abuser|abused|hits his wife|hit his wife|"
                              "hitting his wife|beats his wife|beat his wife|hits his girlfriend|hit his girlfriend|家暴|打老婆|打老公|打媳妇|虐待"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"

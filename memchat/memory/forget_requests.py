@@ -567,7 +567,8 @@ def names_only_people(topic: str) -> bool:
 def _only_a_person(part: str) -> bool:
     """"daughter", "my little brother", 女儿, "Ella": someone, and nothing about them ("my mum's cancer")."""
     words = re.sub(r"^(?:my|our)\s+|^我的?", "", part.strip(), flags=re.IGNORECASE)
-    if re.fullmatch(r"[A-Z][a-z]+", words):
+    if re.fullmatch(r"[A-Z][a-z]+|(?:小|老|阿)[\u4e00-\u9fff]{1,2}|[\u4e00-\u9fff](?:姐|哥|总|阿姨|叔叔?|大爷|师傅)", words) \
+            and not concepts_in(words):  # "Ella", 小雯, 阿琪, 王阿姨 — not 老家, 小孩
         return True
     found = concepts_in(words) or concepts_in(part)
     return bool(found) and found <= PEOPLE_CONCEPTS and len(words.split()) <= 2 and len(words) <= 16

@@ -23,6 +23,7 @@ from memchat.memory.concepts import (
     DOMAINS,
     FAMILY,
     PEOPLE_CONCEPTS,
+    ancestors,
     concept_overlap,
     concepts_in,
     covers,
@@ -117,8 +118,19 @@ def _names_only_whom(topic: str, sentence: str) -> bool:
     return not (words & said or _kin(words, said) or concept_overlap(narrow, concepts_in(sentence)))
 
 
+_PRIVATE_ROOTS = ("health", "legal", "debt", "affair", "separation", "job loss", "work trouble", "immigration", "domestic abuse",
+                  "family conflict", "school trouble", "academic misconduct", "car accident", "housing trouble", "gambling")
+PRIVATE_CONCEPTS = frozenset(n for n in CONCEPTS if n in _PRIVATE_ROOTS or set(ancestors(n)) & set(_PRIVATE_ROOTS))
+"""What people tell in confidence: health, the law, debts, affairs, break-ups, losing a job, papers, abuse, rows,
+trouble at school. "That thing about Sam" is the one of these told about Sam, not that Sam gave the user a scarf."""
+
+
+def private(text: str) -> bool:
+    return bool(concepts_in(text) & PRIVATE_CONCEPTS)
+
+
 _THE_JOB = re.compile(r"\b(?:job|work|career|employment)\s+(?:situation|stuff|thing|news|drama|worries|issues?|change)\b"
-                      r"|工作(?:那|上)?的?(?:事|情况|变动)", re.IGNORECASE)
+                      r"|工作(?:那|上)?的?(?:事|情况|变动)|^工作$", re.IGNORECASE)
 """A forget topic that names the job only by its situation ("my job situation", "the work stuff", 工作那事): what
 happened to it — lost, looked for a new one, trouble at work."""
 
@@ -640,7 +652,7 @@ _KEPT_FROM = re.compile(
     r"\b(?:ha(?:s|ve) no idea|ha(?:s|ve) no clue|(?:does|do|did)(?:n'?t| not) (?:know|suspect)|(?:has|have|had)(?:n'?t| not) "
     r"(?:been )?told|(?:nobody|no one|noone|no-one) (?:else )?(?:knows|knew)|(?:is|are) (?:clueless|in the dark)|"
     r"(?:not|never) (?:told|telling) (?:anyone|anybody|them|him|her)|(?:don'?t|do not|please don'?t) tell (?:anyone|anybody)|"
-    r"keep(?:ing)? it (?:quiet|secret|to myself|between us))\b|还不知道|都不知道|并不知道|不知道这事|还没(?:告诉|跟|和|敢)|"
+    r"keep(?:ing)? it (?:quiet|secret|to myself|between us))\b|(?:还|都|并|完全|根本|压根|一点都)不知道|不知道这事|还没(?:告诉|跟|和|敢)|"
     r"没(?:告诉|敢告诉)|没人知道|别告诉|先保密|帮我保密", re.IGNORECASE)
 
 

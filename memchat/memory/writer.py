@@ -78,6 +78,7 @@ from memchat.memory.topic_match import (
     TopicMatcher,
     about,
     goes_on,
+    private,
     speaks_of_them,
     story_names,
     told_units,
@@ -646,6 +647,12 @@ class MemoryWriter:
                 if told:
                     chat = max(told, key=lambda m: m.created_at).source_session
                     found = [m for m in found if m.source_session == chat]
+            if story and found:  # "that thing about Sam": what was told of Sam in confidence, if some of it was
+                told_privately = {m.id for m in found if private(m.content)}
+                told_privately |= {m.origin_id for m in found if m.id in told_privately and m.origin_id}
+                if 0 < len(told_privately) and any(m.id not in told_privately and m.origin_id not in told_privately
+                                                   for m in found):
+                    found = [m for m in found if m.id in told_privately or m.origin_id in told_privately]
             if story and found:  # who they are stays only beside a story that goes; alone, it is what was asked for
                 told = {m.origin_id for m in found if m.origin_id and not m.is_episode}  # what a message that only
                 stories = {i for i in told | {m.id for m in found if m.is_episode}  # told the story stored goes with it
