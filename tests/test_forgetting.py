@@ -1434,3 +1434,22 @@ def test_a_story_is_found_by_its_own_words_and_where_it_happened(tmp_path, said,
     alive = _alive(services).lower()
     assert not [g for g in gone if g.lower() in alive], alive
     assert all(k.lower() in alive for k in kept), alive
+
+
+@pytest.mark.parametrize(("said", "gone", "kept"), [
+    (["Lena at work is pregnant. Don't tell anyone.", "Lena recommended a great ramen place, Menya.", "Forget the Lena news."],
+     ["pregnant"], ["menya"]),
+    (["同事小芳跟我说她确诊焦虑症了，在吃药", "小芳下个月要去大理出差，让我帮她喂猫", "小芳的情况你别记了，她是私下跟我说的"],
+     ["焦虑症"], ["大理"]),
+    (["my buddy marcus got fired from his bank for fiddling expenses", "marcus is in my pub quiz team and he's useless at it",
+      "delete what I said about why marcus left his job"], ["fiddling"], ["pub quiz"]),
+])
+def test_that_thing_about_someone_is_what_was_told_of_them_in_confidence(tmp_path, said, gone, kept):
+    """Round 29, from dev forget cases set 2: a vague request about someone takes the private story told of them
+    (health, the law, a lost job…) and keeps the rest of them; a name typed in lowercase is someone, not the story."""
+    services = fake_services(tmp_path)
+    session = _told_in_a_chat(services, *said[:-1])
+    services.writer.process(said[-1], session_id=session, message_id=None, now=9 * DAY)
+    alive = _alive(services).lower()
+    assert not [g for g in gone if g.lower() in alive], alive
+    assert all(k.lower() in alive for k in kept), alive

@@ -130,7 +130,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                              "performance improvement plan|suspended from work|suspended from the|suspended without pay|"
                              "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分|hr complaint|complaint against|filed a complaint|formal complaint|grievance|reported my boss|reported my manager|reported him to hr|reported her to hr|harassment|harassing|bullying at work|投诉|举报|性骚扰"),
     ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
-                       "restructure|restructured|restructuring|cut roles|job cuts|severance|severance pay|severance package|遣散费|"
+                       "restructure|restructured|restructuring|cut roles|job cuts|left his job|left her job|left their job|severance|severance pay|severance package|遣散费|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗|losing my job|losing his job|losing her job|losing their job|lose my job|lose his job|lose her job|job loss|losing job|lose job|lost job|was let go|got let go|been let go|were let go|out of work|unemployed|jobless|没工作|没了工作|丢了工作|工作丢了|工作没了|被开除|开除"),
     ("job search", None, "job hunt|job hunting|job search|job searching|looking for a new job|looking for a job|"
                          "looking for work|looking for another job|interviewing|job interview|job interviews|interviewed at|"

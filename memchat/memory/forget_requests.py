@@ -482,7 +482,8 @@ def _add_ons(sentences: list[str]) -> list[str]:
 _ALL_OF_IT = re.compile(r"\b(?:all|everything|whole|entire|every)\b|全部|所有|一切|都|统统|通通|全(?=删|忘|清)", re.IGNORECASE)
 """'Forget all the stuff about my brother': everything, as asked, not only the story."""
 _A_THING = re.compile(r"\b(?:thing|stuff|business|matter|situation|story|saga|drama|issue|news)\s+(?:about|with|re|"
-                      r"regarding|of|concerning)\b|(?:那个|这个|那件|这件|那|的)事(?:情|儿)?", re.IGNORECASE)
+                      r"regarding|of|concerning)\b|\b(?-i:[A-Z])[a-z]+(?:'s|’s)?\s+(?:news|thing|stuff|situation|drama|"
+                      r"business|saga)\b|(?:那个|这个|那件|这件|那|的)(?:事(?:情|儿)?|情况)", re.IGNORECASE)
 
 
 _DIALECT_I = re.compile(r"俺|(?<=[给帮让替])额(?![度外头数定满])|(?:^|(?<=[，,\s]))额(?=[的家屋妈爸娃闺儿女老哥姐弟妹爷奶婆])")

@@ -253,6 +253,9 @@ def about(topic: str, sentence: str) -> bool:
         if (slot := slot_of(sentence)) is not None and slot.name in slots:
             return True  # "where I work": "I'm a claims handler at Ping An"
     people = set(query_terms(" ".join(_PEOPLE.findall(topic))))
+    if topic == topic.lower():  # typed without capitals: a word of the topic that stands as someone here is a name
+        people |= {t for w in re.findall(r"[a-z]{3,}", topic) if w not in STOPWORDS and not concepts_in(w)
+                   and _as_someone(w, sentence) for t in query_terms(w)}  # ("tyrell is in my fantasy league")
     owners = _owners(topic)
     story = (topic_terms - people - owners - _NO_STORY - _VAGUE
              or topic_terms - owners - _NO_STORY - _VAGUE  # "Bern's husband": the husband, not all said of Bern
@@ -580,6 +583,9 @@ def carries_on(sentence: str, before: str, back: bool | None = None) -> bool:
     return back and (first_time(sentence, 0.0) is None or bool(_AGAIN_OF_THEM.search(sentence)))
 
 
+_NAMED_AGAIN = re.compile(r"^\W*(?!(?i:she|he|they|it|this|that|there|what|who)\b)([A-Za-z][a-z]{2,})\s+(?:is|was|has|had|'s)\b")
+
+
 def carries_on_next(message: str, before: str, said_at: float) -> bool:
     """The next message goes on with a story told at the end of the one before (`carries_on` for its first sentence,
     speaking of them again anywhere before it turns: "还没跟领导说，怕影响评优。让我先帮她保密。"), unless it opens on news
@@ -587,6 +593,9 @@ def carries_on_next(message: str, before: str, said_at: float) -> bool:
     units = told_units(message)
     if not units or first_time(units[0], said_at) is not None:
         return False
+    again = _NAMED_AGAIN.match(units[0])
+    if again and re.search(rf"\b{re.escape(again.group(1))}\b", before, re.IGNORECASE) and not _a_feeling(units[0]):
+        return False  # "marcus is in my pub quiz team": named again, a fact of its own about him
     told = [units[0], *itertools.takewhile(lambda unit: not _turns(unit, before), units[1:])]
     return carries_on(units[0], before, back=any(_BACK_TO_THEM.search(unit) for unit in told))
 
