@@ -715,6 +715,13 @@ _DETAIL = re.compile(r"\W*(?:(?:like|about|around|roughly|almost|nearly|only|jus
 ("third time this month") ("Dentist on Friday at 3." opens on a thing of its own)."""
 
 
+_EVERYDAY_WORDS = frozenset(search_terms("about after again always another anyway around because before being better "
+                                         "could doing during every going gonna great maybe never other really right since "
+                                         "something still thing things think though today tomorrow tonight wanna would "
+                                         "yesterday weekend morning evening night month week year years people little"))
+"""Words too common in chat to say which story a message tells."""
+
+
 _AT_A_PLACE = re.compile(r"\b(?:at|from)\s+(?:the\s+)?((?-i:[A-Z])[\w&'-]{2,}(?:\s+(?-i:[A-Z])[\w&'-]+)?)")
 """A firm or place a story happened at ("interviewing at Stripe", "laid off from Intuit")."""
 
@@ -875,6 +882,47 @@ class TopicMatcher:
             return set()  # nothing told, or every word of it (the search by all of them has been made)
         hits = self.memories.many([i for i, _ in self.memories.keyword(" ".join(sorted(story)), 100, every=True)])
         return {i for i, m in hits.items() if any(about(topic, s) for s in split_sentences(m.content))}
+
+    def story_words(self, topic: str, found: Sequence[Memory]) -> list[str]:
+        """The words particular to a story as its messages told it: in a sentence about the topic, in no other sentence
+        of those messages, and in hardly anything else stored ("biopsy", "deloitte", 开庭) — what a later message that
+        tells it on ("the biopsy came back benign") shares with it, whatever the topic called it."""
+        told = [m for m in found if m.is_episode]
+        if not told:
+            return []
+        said, other = set(), set()
+        told_of = {m.id: [s for s in split_sentences(m.content) if about(topic, s)] for m in told}
+        for episode in told:  # a message found by meaning alone tells it all, if none tells it by its words
+            sentences = split_sentences(episode.content)
+            about_it = told_of[episode.id] or ([] if any(told_of.values()) else sentences)
+            said |= {t for s in about_it for t in search_terms(s)}
+            other |= {t for s in sentences if s not in about_it for t in search_terms(s)}
+        said -= other | set(query_terms(topic)) | STOPWORDS | _NO_STORY | _VAGUE
+        said = {t for t in said if (len(t) >= 5 and t.isalpha()) or (has_cjk(t) and len(t) == 2
+                                                                     and not set(t) & CJK_STOP_CHARS)}
+        if not said:
+            return []
+        _, counts = self.memories.term_frequencies(sorted(said))
+        # in the messages themselves and what was drawn from them, and at most one more
+        return sorted(t for t in said if counts.get(t, 0) <= 2 * len(told) + 1 and t not in _EVERYDAY_WORDS)
+
+    def _told_again(self, found: set[int], topic: str) -> set[int]:
+        """Later messages, days after, that tell the story on in its particular words (`story_words`): two of them, or
+        a name it was told with ("Deloitte", "Dr. Okafor")."""
+        told = [m for m in self.memories.many(sorted(found)).values() if m.is_episode]
+        words = self.story_words(topic, told)
+        if not words:
+            return set()
+        since = min(m.created_at for m in told)
+        named = {stem(w.lower()) for m in told for w in re.findall(r"(?<=[a-z,;:] )(?-i:[A-Z])[a-z]{3,}", m.content)}
+        more: set[int] = set()
+        for memory in self.memories.many([i for i, _ in self.memories.keyword_terms(words, 50)]).values():
+            if memory.id in found or not memory.is_episode or memory.created_at <= since:
+                continue
+            shared = set(search_terms(memory.content)) & set(words)
+            if len(shared) >= 2 or shared & named:  # "the biopsy … Dr. Okafor": not one everyday word ("offer")
+                more.add(memory.id)
+        return more
 
     def _named_again(self, found: set[int], topic: str) -> set[int]:
         """Later messages that open on a firm or place the story happened at (`story_names`)."""
@@ -1179,6 +1227,7 @@ class TopicMatcher:
             told = self._told_next(told, topic, someone)
         found |= told
         found |= self._named_again(found, topic)
+        found |= self._told_again(found, topic)
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it

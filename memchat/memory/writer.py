@@ -666,8 +666,11 @@ class MemoryWriter:
                 origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
                 if origin is not None and origin.is_episode and origin.status == "active":
                     episodes.setdefault(origin.id, origin)
-            told_as = with_story_names(topic, story_names(topic, [e.content for e in episodes.values()]))
-            rest = {i: without_topic(e.content, told_as) if topic else "" for i, e in episodes.items()}
+            told_as = with_story_names(topic, story_names(topic, [e.content for e in episodes.values()])  # a later
+                                       + [w for w in (self.topics.story_words(topic, list(episodes.values())) if topic else [])
+                                          if not has_cjk(w)])  # message is read by the story's own words
+            rest = {i: without_topic(e.content, told_as if topic and not any(about(topic, s) for s in split_sentences(e.content))
+                                     else topic) if topic else "" for i, e in episodes.items()}
             if story:  # the sentences of a story's message that say who they are stay with what else it said
                 rest = {i: _with_who_they_are(e.content, rest[i]) for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
