@@ -104,7 +104,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("coffee", "drink", "coffee|espresso|latte|cappuccino|americano|flat white|mocha|macchiato|cold brew|starbucks|"
                         "咖啡|瑞幸|星巴克|库迪|拿铁|美式"),
     ("tea", "drink", "tea|茶|奶茶"),
-    ("alcohol", "drink", "alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒|vodka|gin|rum|tequila|bourbon|scotch|cider|prosecco|champagne|cocktail|cocktails|喝酒|喝多了|喝醉|喝大了"),
+    ("alcohol", "drink", "his drinking|her drinking|my drinking|their drinking|heavy drinking|binge drinking|drinking problem|alcohol|beer|wine|whisky|whiskey|booze|boozing|drunk|hungover|tipsy|pint|酒|啤酒|红酒|白酒|vodka|gin|rum|tequila|bourbon|scotch|cider|prosecco|champagne|cocktail|cocktails|喝酒|喝多了|喝醉|喝大了"),
     ("money", None, "money|finance|finances|financial|salary|pay|paid|pay rise|payrise|bonus|bonuses|wage|wages|income|earn|earns|earning|debt|debts|owe|"
                     "owed|owing|loan|loans|overdraft|"
                     "mortgage|savings|credit score|credit card|arrears|bankrupt|bankruptcy|filed chapter|filing chapter|filed for chapter|insolvent|"
@@ -130,7 +130,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                              "performance improvement plan|suspended from work|suspended from the|suspended without pay|"
                              "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分|hr complaint|complaint against|filed a complaint|formal complaint|grievance|reported my boss|reported my manager|reported him to hr|reported her to hr|harassment|harassing|bullying at work|投诉|举报|性骚扰"),
     ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
-                       "restructure|restructured|restructuring|cut roles|job cuts|left his job|left her job|left their job|severance|severance pay|severance package|遣散费|"
+                       "restructure|restructured|restructuring|cut roles|job cuts|layoff|layoffs|left his job|left her job|left their job|severance|severance pay|severance package|遣散费|"
                        "lost my job|裁员|被裁|被辞退|失业|下岗|losing my job|losing his job|losing her job|losing their job|lose my job|lose his job|lose her job|job loss|losing job|lose job|lost job|was let go|got let go|been let go|were let go|out of work|unemployed|jobless|没工作|没了工作|丢了工作|工作丢了|工作没了|被开除|开除"),
     ("job search", None, "job hunt|job hunting|job search|job searching|looking for a new job|looking for a job|"
                          "looking for work|looking for another job|interviewing|job interview|job interviews|interviewed at|"
@@ -152,7 +152,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("legal", None, "court|court case|family court|custody|lawyer|solicitor|legal|tribunal|"
                     "案件|立案|律师|法院|probation|parole|缓刑"),
     ("lawsuit", "legal", "lawsuit|suing|sued|small claims|官司|起诉|打官司|告我|告了我|把我告了|开庭|传票"),
-    ("arrest", "legal", "arrest|arrested|police|cops|cop|run-in|bailed out|bailed|bail|lockup|drink driving|drink-driving|"
+    ("arrest", "legal", "arrest|arrested|police|cops|cop|run-in|arraignment|arraigned|public defender|plea deal|pleaded guilty|pled guilty|misdemeanor|misdemeanour|felony|charge reduced|charges dropped|reckless driving|bailed out|bailed|bail|lockup|drink driving|drink-driving|"
                         "drunk driving|dui|dwi|over the limit|调查|取保候审|拘留|判刑|坐牢|酒驾|醉驾|酒后驾车|喝酒开车|被抓|"
                         "prison|jail|jailed|locked up|prison sentence|sentenced|convicted|conviction|criminal record|burglary|"
                         "robbery|theft|shoplifting|shoplifted|charged with|局子|监狱|坐过牢|牢饭|蹲监狱|判了|派出所|"
@@ -177,7 +177,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                                 "psychiatric unit|psychiatric ward|psychiatric hospital|psych ward|mental health unit|icu|intensive care|"
                                 "住院|出院|病房|重症监护"),
     ("pregnancy", "health", "pregnant|pregnancy|expecting a baby|due date|antenatal|12 week scan|20 week scan|morning sickness|"
-                            "pregnancy test|positive test|two pink lines|怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|建档|妇幼|孕检|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
+                            "pregnancy test|positive test|two pink lines|first ultrasound|first scan|dating scan|the heartbeat|heartbeat was strong|怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|建档|妇幼|孕检|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
                             "aa meeting|aa meetings|detox|clean for|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
     ("eating disorder", "health", "eating disorder|anorexia|anorexic|bulimia|bulimic|binge eating|purging|"
@@ -342,6 +342,12 @@ _MONEY_SAID = re.compile(
 bankruptcy): not a 10k run nor 5k followers."""
 
 
+_VISA_SAID = re.compile(r"\b(?:h-?1b|f-?1 visa|j-?1 visa|l-?1 visa|o-?1 visa|e-?2 visa|i-?20|i-?485|i-?130|i-?765|"
+                        r"eb-?[1-5]|stem opt|opt extension)\b", re.IGNORECASE)
+"""A visa or immigration form by its code ("H-1B", "I-485"), which the lexicon's letters-only words cannot hold."""
+_SOMEONES_DRINKING = re.compile(r"\b(?:\w+(?:'s|’s)|his|her|my|their|your)\s+drinking\b(?!\s+(?:water|tea|coffee|juice|milk))",
+                                re.IGNORECASE)
+"""Someone's drinking ("my dad's drinking has got worse"): the drink, not what they drink water from."""
 _A_RACE = re.compile(r"\b(?:a|an|the|my|his|her|our|their|first|next|last|another|this|that|park|charity|fun)\s+"
                      r"\d+\s?k\b(?!\s*(?:a year|per year|salary|bonus|debt|loan|in debt|in the red))", re.IGNORECASE)
 """A race told by its distance ("my first 10k", "the charity 5k"), not a sum, unless money follows it."""
@@ -360,6 +366,10 @@ def concepts_in(text: str) -> frozenset[str]:
             found.add(concept.name)
     if _MONEY_SAID.search(_A_RACE.sub(" ", text)):
         found.add("money")
+    if _VISA_SAID.search(text):
+        found.add("immigration")
+    if _SOMEONES_DRINKING.search(text):
+        found.add("alcohol")
     return frozenset(found)
 
 

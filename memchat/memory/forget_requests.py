@@ -203,7 +203,7 @@ _EN_CONTAINER = re.compile(
 )
 _EN_TAIL = re.compile(
     r"\s*(?:(?:[,;:!?]|\s[-–—]\s|\.\s|\.$|\b(?:from|in|into|out of|off) (?:your |the )?(?:memory|memories)\b|\b(?:from|in|into|out of|off) (?:your|the) (?:notes|records|files?|system|database|head|brain)\b|\bplease\b|"
-    r"\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
+    r"\buntil (?:we|i|they|she|he)\b|\bthanks?\b|\bok(?:ay)?\b|\bit'?s\b|\bit is\b|\bwe'?re\b|\bshe\b|\bhe\b|\bthey\b|\bbecause\b|\bsince\b|"
     r"\bi (?:mentioned|said|told|gave you|shared)\b|\bearlier\b|\byesterday\b|\ba while (?:back|ago)\b|"
     r"(?:\bfrom )?\b(?:a few|a couple of|some) (?:days|weeks|months) ago\b|\bages ago\b|"
     r"\bfrom (?:last (?:time|week|month)|before|earlier|the other (?:day|week|night))\b|\bfor (?:now|the time being|the moment)\b|"

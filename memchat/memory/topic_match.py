@@ -104,6 +104,24 @@ _TOLD_ON = re.compile(r"^\W*(?:(?:ok|okay|so|quick|small|another)\s+)?(?:update 
 """A message that says it goes on with what was told before ("update on the thing from this morning:", 接着早上那事)."""
 
 
+_STORY_WEEKS = 6 * 7 * 86400.0
+"""How long after it was last told a story is still being told on in later chats."""
+
+
+def _tells_the_story(topic: str, sentence: str) -> bool:
+    """A sentence about the story a topic names, by its own words or narrow concepts — by its area of life (health,
+    money, the law) only where the topic names no more than that ("my health scare")."""
+    if not about(topic, sentence):
+        return False
+    story = re.sub(rf"\b{_NAME}(?:'s|’s)?\s*", "", topic)
+    narrow = _story_concepts(story) - DOMAINS - {"money", "legal", "health"}
+    words = set(query_terms(story)) - _NO_STORY - _VAGUE - set(query_terms(" ".join(_PEOPLE.findall(story))))
+    words = {w for w in words if not concepts_in(w) or concepts_in(w) - DOMAINS - {"money", "legal", "health"}}
+    if not narrow and not words:
+        return True
+    return not _names_only_whom(topic, sentence)
+
+
 def _names_only_whom(topic: str, sentence: str) -> bool:
     """A sentence about a topic only by the person in it ("Kevin's new puppy…" for "Kevin's run-in with the cops";
     typed without capitals, any word that names no concept may be the name: "up at dawn" for "the dawn cancer stuff"),
@@ -784,7 +802,7 @@ AREA_SLOTS = {"health": ["health", "allergy"]}
 _AREA_TERMS = {name: frozenset(t for w in words.split("|") for t in search_terms(w)) for name, words in AREAS.items()}
 _VAGUE = frozenset(search_terms("stuff thing things info information detail details issue issues matter matters everything "
                                 "anything all whole situation side related record records history problem problems "
-                                "trouble troubles worries struggles news 信息 情况 方面 相关 问题"))
+                                "trouble troubles worries struggles news scare mess drama saga ordeal 信息 情况 方面 相关 问题"))
 
 
 _WORK_SLOTS = frozenset({"job", "employer", "manager", "colleague", "work_pattern", "commute"})
@@ -922,6 +940,38 @@ class TopicMatcher:
             shared = set(search_terms(memory.content)) & set(words)
             if len(shared) >= 2 or shared & named:  # "the biopsy … Dr. Okafor": not one everyday word ("offer")
                 more.add(memory.id)
+        return more
+
+    def _told_on_later(self, found: set[int], topic: str) -> set[int]:
+        """Messages of the weeks after a story was told that tell it on in a later chat ("Update on the biopsy thing…",
+        "He got the charge reduced…", "Results came back benign!!"): a sentence about the story itself, not only
+        about its person or its area of life unless the topic names no more; someone's story where they are named
+        again or a sentence opens on "he" or "she"; the user's own where it opens on no one else."""
+        told = sorted((m for m in self.memories.many(sorted(found)).values() if m.is_episode), key=lambda m: m.created_at)
+        if not told:
+            return set()
+        people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | _owners(topic) | _cn_people_pairs(topic)
+        whose = [w for w in re.findall(rf"{_NAME}|{RELATIVES}", topic, re.IGNORECASE) if w.lower() not in STOPWORDS]
+        whose += [p for p in _CN_PEOPLE if p in topic] + [m.group(0) for m in _CN_NAMED.finditer(topic)]
+        more: set[int] = set()
+        last = told[-1].created_at
+        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
+                                     "AND created_at <= ? ORDER BY created_at LIMIT 400",
+                                     (EPISODE, told[0].created_at, last + _STORY_WEEKS))
+        for memory in self.memories.many([r["id"] for r in rows if r["id"] not in found]).values():
+            if memory.created_at > last + _STORY_WEEKS:
+                break
+            tells = [s for s in split_sentences(memory.content) if _tells_the_story(topic, s)]
+            if not tells:
+                continue
+            if people or whose:
+                if not (any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", memory.content, re.IGNORECASE) for w in whose)
+                        or _GOES_ON.match(tells[0])):
+                    continue
+            elif _opens_on_someone_new(tells[0], "") or _NAMED_FIRST.match(tells[0]) or _OPENS_ON_SOMEONE.match(tells[0]):
+                continue
+            more.add(memory.id)
+            last = max(last, memory.created_at)
         return more
 
     def _named_again(self, found: set[int], topic: str) -> set[int]:
@@ -1228,6 +1278,7 @@ class TopicMatcher:
         found |= told
         found |= self._named_again(found, topic)
         found |= self._told_again(found, topic)
+        found |= self._told_on_later(found, topic)
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it
