@@ -194,7 +194,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                             "不耐受|消化|肠胃"),
     ("insect", None, "insect|insects|bee|bees|wasp|wasps|hornet|sting|stings|mosquito|虫|蜜蜂|马蜂|蚊子"),
     ("joints", "health", "joint|joints|arthritis|gout|rheumatism|rheumatoid|关节|关节炎|痛风|风湿"),
-    ("mental health", "health", "therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"
+    ("mental health", "health", "mental health|mental-health|心理健康|therapy|therapist|counselling|counseling|counsellor|counselor|psychologist|psychiatrist|"
                                 "anxiety|depression|depressed|panic attack|panic attacks|adhd|autism|autistic|ocd|ptsd|"
                                 "bipolar|心理医生|心理咨询|焦虑|抑郁|多动症|自闭症"),
     ("blood type", "health", "blood type|blood group|血型"),

@@ -697,6 +697,19 @@ _FEELING = re.compile(
     r"|^\W*我?(?:好|很|真的|特别|有点|挺)?(?:害怕|难受|崩溃|慌|焦虑|睡不着|想哭|不好受|郁闷|心累|尴尬)", re.IGNORECASE)
 
 
+def continues(sentence: str, before: str, topic: str = "") -> bool:
+    """A sentence right after one of a story, in the same message, that goes on with it: it opens on them or on "it"
+    ("It's a 30-day place in Tucson"), only remarks on it, says who does not know or how the user feels, tells more
+    of it in other words (`carries_on`), or — with the `topic` — speaks of it again without turning to something else."""
+    return (goes_on(sentence) or _a_comment(sentence) or kept_from(sentence) or _a_feeling(sentence)
+            or bool(_IT_BACK.match(sentence)) and not _OWN_FACT.search(sentence) or carries_on(sentence, before)
+            or bool(topic) and about(topic, sentence) and not _turns(sentence, before))
+
+
+_IT_BACK = re.compile(r"^\W*(?:it'?s|it is|it was|it'll|that'?s|that is|that was|this is)\b(?!\s+(?:my|our)\s)", re.IGNORECASE)
+""""It's a 30-day place…", "That was the worst part": what was just told, said of again (not "It's my birthday")."""
+
+
 def _a_feeling(sentence: str) -> bool:
     """A short sentence that only says how the user feels about what was just told ("I'm trying not to freak out.",
     "I keep rereading our texts and crying", "Worried it'll show up on the background check", 我好慌): part of it."""
@@ -774,8 +787,7 @@ def without_topic(content: str, topic: str) -> str:
             goes_on_telling = going and (kept_from(unit) or _a_feeling(unit) or _goes_on_in_chinese(unit)
                                          and (not opens or unit.lstrip("！!？?。，, ").startswith(("他", "她"))))
         else:
-            goes_on_telling = (going and (goes_on(unit) or _a_comment(unit) or kept_from(unit) or _a_feeling(unit)
-                                          or carries_on(unit, told))
+            goes_on_telling = (going and continues(unit, told)
                                or said_it and _a_fragment(unit))
         said_it = about(topic, unit)
         told = unit if said_it else told

@@ -77,7 +77,7 @@ from memchat.memory.terms import USER_TERMS, has_cjk, search_terms
 from memchat.memory.topic_match import (
     TopicMatcher,
     about,
-    goes_on,
+    continues,
     private,
     speaks_of_them,
     story_names,
@@ -680,12 +680,16 @@ class MemoryWriter:
                              if i not in rest or told_units(e.content)[-1] not in rest[i]]:  # after a message that
                     # told other things first and the story last ("New job Monday. Also my ex texted me again.")
                     later = self.memories.later_windows(gone)
+                    before = told_units(gone.content)[-1]
                     for window in later + (self.memories.told_next(gone) if someone else []):
                         sentences = split_sentences(window.content)
-                        going = next((n for n, sentence in enumerate(sentences)
-                                      if not (goes_on(sentence) if window in later else
-                                              speaks_of_them(sentence, topic) and not (story and states_who(sentence)))),
-                                     len(sentences))
+                        going = len(sentences)
+                        for n, sentence in enumerate(sentences):
+                            if not (continues(sentence, before, told_as) if window in later else
+                                    speaks_of_them(sentence, topic) and not (story and states_who(sentence))):
+                                going = n
+                                break
+                            before = sentence
                         if window.id in episodes or going == 0:
                             break
                         episodes[window.id] = window
