@@ -78,6 +78,8 @@ def _story_concepts(topic: str) -> frozenset[str]:
         said |= {"pregnancy"}  # "Mia's baby news", "宝宝的事": the baby on its way
     if "addiction" in said:
         said |= {"alcohol"}  # "his relapse": the drink it is told by ("vodka bottles hidden in the garage")
+    elif "alcohol" in said and re.search(r"\b(?:problem|issue|struggle|trouble)s?\b|酗酒|喝酒的(?:问题|事)", topic, re.IGNORECASE):
+        said |= {"addiction"}  # "his problem with alcohol": the rehab it is told by too
     if _THE_JOB.search(topic):
         said |= {"job loss", "job search", "work trouble"}  # "my job situation": whatever happened to the job
     if (part := body_part(topic)) in CONCEPTS:
