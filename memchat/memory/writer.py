@@ -650,8 +650,7 @@ class MemoryWriter:
             if story and found:  # "that thing about Sam": what was told of Sam in confidence, if some of it was
                 told_privately = {m.id for m in found if private(m.content)}
                 told_privately |= {m.origin_id for m in found if m.id in told_privately and m.origin_id}
-                if 0 < len(told_privately) and any(m.id not in told_privately and m.origin_id not in told_privately
-                                                   for m in found):
+                if told_privately and any(m.id not in told_privately and m.origin_id not in told_privately for m in found):
                     found = [m for m in found if m.id in told_privately or m.origin_id in told_privately]
             if story and found:  # who they are stays only beside a story that goes; alone, it is what was asked for
                 told = {m.origin_id for m in found if m.origin_id and not m.is_episode}  # what a message that only
@@ -666,11 +665,9 @@ class MemoryWriter:
                 origin = self.memories.get(memory.origin_id) if memory.origin_id and not memory.is_episode else None
                 if origin is not None and origin.is_episode and origin.status == "active":
                     episodes.setdefault(origin.id, origin)
-            told_as = with_story_names(topic, story_names(topic, [e.content for e in episodes.values()])  # a later
-                                       + [w for w in (self.topics.story_words(topic, list(episodes.values())) if topic else [])
-                                          if not has_cjk(w)])  # message is read by the story's own words
-            rest = {i: without_topic(e.content, told_as if topic and not any(about(topic, s) for s in split_sentences(e.content))
-                                     else topic) if topic else "" for i, e in episodes.items()}
+            told_as = self._told_as(topic, list(episodes.values())) if topic else ""
+            rest = {i: without_topic(e.content, topic if any(about(topic, s) for s in split_sentences(e.content))
+                                     else told_as) if topic else "" for i, e in episodes.items()}
             if story:  # the sentences of a story's message that say who they are stay with what else it said
                 rest = {i: _with_who_they_are(e.content, rest[i]) for i, e in episodes.items()}
             rest = {i: text for i, text in rest.items() if text}  # the message also said other things: they stay
@@ -735,6 +732,12 @@ class MemoryWriter:
         if not outcomes and not kept:  # `kept`: the request's own message held what it asked to forget, not stored
             outcomes.append(WriteOutcome("skipped", label, FORGET_UNMATCHED))
         return outcomes
+
+    def _told_as(self, topic: str, episodes: list[Memory]) -> str:
+        """The topic as a later message of its story is read: with the firms and places it happened at and the words
+        particular to it (Chinese is read by its character pairs already)."""
+        words = [w for w in self.topics.story_words(topic, episodes) if not has_cjk(w)]
+        return with_story_names(topic, story_names(topic, [e.content for e in episodes]) + words)
 
     def _told_with(self, episodes: dict[int, Memory], rest: dict[int, str], found: set[int]) -> list[Memory]:
         """The typed memories distilled from the sentences a forget request takes out of their episodes: each
