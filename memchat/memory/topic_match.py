@@ -110,15 +110,19 @@ _STORY_WEEKS = 6 * 7 * 86400.0
 """How long after it was last told a story is still being told on in later chats."""
 
 
-def _tells_the_story(topic: str, sentence: str) -> bool:
+def _tells_the_story(topic: str, sentence: str, someone: bool) -> bool:
     """A sentence about the story a topic names, by its own words or narrow concepts — by its area of life (health,
-    money, the law) only where the topic names no more than that ("my health scare")."""
+    money, the law) only where the topic names no more than that ("my health scare"), or, for `someone`'s story,
+    names no more than a thing of that area ("the loan to my coworker")."""
     if not about(topic, sentence):
         return False
     story = re.sub(rf"\b{_NAME}(?:'s|’s)?\s*", "", topic)
     narrow = _story_concepts(story) - DOMAINS - {"money", "legal", "health"}
     words = set(query_terms(story)) - _NO_STORY - _VAGUE - set(query_terms(" ".join(_PEOPLE.findall(story))))
-    words = {w for w in words if not concepts_in(w) or concepts_in(w) - DOMAINS - {"money", "legal", "health"}}
+    if someone:  # "the loan to my coworker": of him, money is the story ("He Venmo'd me $1,250")
+        words = {w for w in words if not concepts_in(w) or concepts_in(w) - DOMAINS - {"money", "legal", "health"}}
+    else:  # "health" in "my health scare" names only the area; "my salary" names a thing the area holds more of
+        words -= {t for terms in _AREA_TERMS.values() for t in terms}
     if not narrow and not words:
         return True
     return not _names_only_whom(topic, sentence)
@@ -975,7 +979,7 @@ class TopicMatcher:
         for memory in self.memories.many([r["id"] for r in rows if r["id"] not in found]).values():
             if memory.created_at > last + _STORY_WEEKS:
                 break
-            tells = [s for s in split_sentences(memory.content) if _tells_the_story(topic, s)]
+            tells = [s for s in split_sentences(memory.content) if _tells_the_story(topic, s, bool(people or whose))]
             if not tells:
                 continue
             if people or whose:
