@@ -177,3 +177,46 @@ def test_a_nickname_said_after_the_name_is_a_name_of_the_same_person(text, relat
 def test_a_name_for_something_else_is_no_nickname():
     from memchat.memory.people import named_relations
     assert named_relations(["My son Jack, we call him the little monster."])["son"] == {"Jack"}
+
+
+@pytest.mark.parametrize("said, name", [
+    ("me and ola split up. on sunday.", "Ola"),
+    ("Their mother Lindiwe and I divorced in 2022.", "Lindiwe"),
+    ("callum and i broke up on tuesday, it was mutual", "Callum"),
+    ("I broke up with Jesse last week.", "Jesse"),
+    ("Marco dumped me by text, classy.", "Marco"),
+    ("My ex-wife Lindiwe has the kids this weekend.", "Lindiwe"),
+    ("我和林一帆分手了", "林一帆"),
+    ("前男友叫周浩，最近又来找我", "周浩"),
+])
+def test_someone_the_user_parted_from_is_the_ex_without_the_word(said, name):
+    from memchat.memory.people import named_relations
+    assert name in named_relations([said]).get("ex", set())
+
+
+@pytest.mark.parametrize("said", ["me and him split up", "me and my gf split up", "I left Glasgow in May.",
+                                  "我和男朋友分手了", "我和他分手了", "my parents split up when I was ten"])
+def test_parting_from_no_one_named_names_no_ex(said):
+    from memchat.memory.people import named_relations
+    assert not named_relations([said]).get("ex")
+
+
+def test_a_partner_parted_from_is_a_partner_no_more():
+    from memchat.memory.people import named_relations
+    people = named_relations(["my boyfriend Callum is a carpenter", "callum and i broke up on tuesday",
+                              "my girlfriend Noor runs a bakery"])
+    assert people["ex"] == {"Callum"} and people["spouse"] == {"Noor"}
+
+
+def test_a_question_about_the_ex_finds_what_was_said_of_them_as_a_partner(tmp_path):
+    """"gf ola … she's a nurse", later "me and ola split up": the ex's job is what was said of the girlfriend."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("My girlfriend Ola is a nurse at the Queen Elizabeth.", session_id=None, message_id=None,
+                            now=1000.0)
+    services.writer.process("me and ola split up. on sunday.", session_id=None, message_id=None, now=90_000.0)
+    assert any("split up" in m.content for m in services.memories.list_items(episodes=True)), "a tie ended is news"
+    result = services.recaller.recall("What does my ex do for a living?", token_limit=400,
+                                      count_tokens=services.engine.count, touch=False)
+    assert any(c.selected and "nurse" in c.memory.content for c in result.candidates), [
+        (c.memory.content, c.reason) for c in result.candidates]

@@ -119,7 +119,7 @@ def has_content(sentence: str) -> bool:
         return True  # a name or a place, mid-sentence
     words = re.findall(r"[a-z']+", sentence.lower())
     content = [w for w in words if w not in PHATIC and w not in STOPWORDS and len(w) > 2 and w.strip("'") != "i'm"]
-    return len(content) >= 3 or bool(_ONES_PERSON_DOING.search(sentence))
+    return len(content) >= 3 or bool(_ONES_PERSON_DOING.search(sentence) or _BOND_CHANGED.search(sentence))
 
 
 _ONES_PERSON_DOING = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b(?:\s+[\w']+){{0,2}}?\s+(?:\w+ed|is|are|was|"
@@ -127,6 +127,9 @@ _ONES_PERSON_DOING = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b(?
                                 r"needs|texts|calls|starts|quit|won|lost|broke|fell)\b", re.IGNORECASE)
 """Someone in the user's life doing something: "ugh my ex texted me again" is news in few words; "sorry my friend,
 typo" and "oh my god girl" are not."""
+_BOND_CHANGED = re.compile(r"\b(?:split up|broke up|broken up|divorced|got engaged|got married|moved in together|"
+                           r"got back together|called it quits)\b", re.IGNORECASE)
+"""A tie begun or ended is news in the fewest words: "me and ola split up.", "we got engaged!"."""
 
 
 def kept_sentences(text: str) -> list[str]:

@@ -194,13 +194,31 @@ _COUPLE = re.compile(
     re.IGNORECASE,
 )
 """A couple said without a relation word: "Rhona and me have been together 22 years", "I've been with Sam since uni"."""
+_PARTED = re.compile(
+    r"\b(?:(?:me|I|the user) and ({who})|({who}) and (?:I|me|the user))(?: have| had|'ve| are| were)?"
+    r"(?: just| finally| officially)? (?:split up|broke up|broken up|divorced|called it quits|got divorced)\b"
+    r"|\b(?:I|the user)(?: have| has|'ve| just| finally| officially)* (?:broke up with|broken up with|split up with|"
+    r"split from|divorced|dumped) ({who})\b"
+    r"|\b({who})(?: has| just| finally)* (?:dumped|broke up with|divorced|split up with) (?:me|the user)\b"
+    r"|\b(?:the user's|my) ex(?:-(?:wife|husband|girlfriend|boyfriend|partner|fianc[eé]e?))?,? (?:is |was )?"
+    r"(?:called |named )?((?-i:[A-Z][a-z]{{2,}}))\b"
+    .format(who=r"(?!(?:me|him|her|them|my|his|their|our|the|a|an|it|we|you|they|she|he|someone|somebody)\b)"
+                r"[A-Za-z][a-z]{2,}"),
+    re.IGNORECASE,
+)
+"""Someone the user parted from, said without "ex": "me and ola split up", "Their mother Lindiwe and I divorced in
+2022", "I broke up with Jesse", "Callum dumped me", "my ex-wife Lindiwe". A lower-case word is a name only in these
+shapes, where a person must stand."""
+_CN_PARTED = re.compile(r"(?:我|用户)(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?:已经|终于|正式|上周|昨天|前天|上个月)?"
+                        r"(?:分手|离婚|分了)|前(?:妻|夫|男友|女友|任)(?:叫|是)?((?:小|老|阿)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说]|$)")
+"""The same in Chinese: "我和林一帆分手了", "前男友叫周浩"."""
 _CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长|"
                                 r"弟媳|嫂子|姐夫|妹夫|儿媳|女婿|公公|婆婆|岳父|岳母|外公|外婆|爷爷|奶奶|孙子|孙女|外孙|侄子|侄女|外甥|表哥|表姐|表弟|表妹|"
                                 r"(?<=[我老])(?:妈|爸|弟|哥|姐|妹)(?=叫|是|名叫))儿?"
                                 r"(?:是|叫|名叫|小名叫|大名叫|名字叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
 _NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "还是", "也是", "不在", "没有", "这个", "那个"})
 _CN_TIME_OR_WORD = re.compile(r"^(?:今天|昨天|明天|前天|后天|上个?月|下个?月|这个?月|上周|下周|这周|每天|去年|今年|明年|刚才|刚刚|"
-                              r"现在|最近|以前|之前|后来|那天|这天|平时)|^[又也都还就才不没很太最要会在把被给让姓]")
+                              r"现在|最近|以前|之前|后来|那天|这天|平时|分手|离婚|分了)|^[又也都还就才不没很太最要会在把被给让姓]")
 """Not a name: a time word or an adverb after the relation ("领导今天说…", "儿子上个月…"); 周敏, 明明 and 林月 are."""
 
 
@@ -237,11 +255,22 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
             name = match.group(1) or match.group(2)
             if name not in _NOT_A_NAME:
                 add("partner", name)
+        for match in _PARTED.finditer(text):
+            name = next(g for g in match.groups() if g)
+            if name[0].upper() + name[1:] not in _NOT_A_NAME:
+                add("ex", name[0].upper() + name[1:] if name.islower() else name)
+        for match in _CN_PARTED.finditer(text):
+            name = match.group(1) or match.group(2)
+            if name not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(name) and not concepts_in(name):
+                add("前任", name)  # 我和男朋友分手了 names no one
         for match in _CN_NAMED_RELATION.finditer(text):
             if match.group(2) not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(match.group(2)):
                 add(match.group(1), match.group(2))
                 if nickname := _CN_NICKNAME.match(text, match.end()):  # "女儿叫陈思雨，我们都喊她小雨"
                     add(match.group(1), nickname.group(1))
+    for name in found.get("ex", set()) | found.get("前任", set()):  # a partner parted from is a partner no more
+        for partner in ("spouse", *(c for c in found if c != "ex" and "spouse" in ancestors(c))):
+            found.get(partner, set()).discard(name)
     return found
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -319,14 +319,16 @@ def about_whom(memory: Memory, person: str) -> bool:
     return memory.attribute in _RELATION_SLOTS or memory.subject == person
 
 
-def never_told(query: str, weights: dict[str, float]) -> str:
+def never_told(query: str, weights: dict[str, float], known: Collection[str] = ()) -> str:
     """"never mentioned: cat" when the question is about a particular thing (a concept with a parent:
     a cat, a dad, a violin) that no memory names in any of its words: whatever else matches, it is not
-    about that. A compound question is left to its parts."""
+    about that. A compound question is left to its parts. `known`: the relations the store knows someone
+    by, in whatever words ("me and ola split up" makes Ola the ex without the word)."""
     if re.search(r"\bor\b|还是", query, re.IGNORECASE):
         return ""  # "brief or in-depth?": a choice, one side of which may never have been said
     unheard = sorted(name for name in concepts_in(query)
                      if CONCEPTS[name].parent is not None and not {name, *ancestors(name)} & _SAID_MANY_WAYS
+                     and name not in known
                      and (name in PEOPLE_CONCEPTS or name not in _CLASSES)
                      and weights.get(concept_key(name), 0.0) >= UNSEEN_WEIGHT
                      and weights.get(concept_key(f"{CONCEPTS[name].parent} (own words)"), UNSEEN_WEIGHT) >= UNSEEN_WEIGHT)
@@ -864,14 +866,22 @@ class Recaller:
                   if relations_asked else {})  # names only meet a relation the question asks
         known_names = sorted({n for names in roster.values() for n in names})
         named_as = frozenset(concept for concept, names in roster.items() if named in names) if named else frozenset()
-        unheard = "" if parts else never_told(query, weights)
+        unheard = "" if parts else never_told(query, weights, roster)
         live = [m for m in found.values() if m.status not in ("deleted", "archived")
                 and not (m.expires_at and m.expires_at <= now)]
         newest = max((m.created_at for m in live), default=now)
 
+        asked_people = [terms for text in texts for concept in concepts_in(text) for terms in people.get(concept, ())]
+
+        def names_one_asked(content: str) -> bool:
+            """Whether a memory names someone the store knows by the relation asked: "my boyfriend Callum" is
+            about the ex once Callum and the user broke up, though it says boyfriend."""
+            return bool(asked_people) and any(terms <= term_set(content) for terms in asked_people)
+
         def mismatch(memory: Memory) -> str:
             """Why a memory that meets the question's words does not answer it, or ""."""
-            return (unheard or _near_miss(texts, memory.content) or not_about(named, memory.content, named_as)
+            return (unheard or ("" if names_one_asked(memory.content) else _near_miss(texts, memory.content))
+                    or not_about(named, memory.content, named_as)
                     or says_nothing_of(kind, named, memory.content)
                     or (says_no_age(memory.content) if ages_asked else "")
                     or (says_no_quantity(memory.content) if quantity_asked else "")
