@@ -333,4 +333,5 @@ def memory_line(memory: Memory) -> str:
     when = f" (about {memory.event_label})" if memory.event_at is not None else ""
     if memory.is_episode:
         return f'- [{format_day(memory.created_at)}, the user said{when}] "{memory.content}"'
-    return f'- [{memory.kind}{when}] "{memory.content}"'
+    earlier = ", no longer current" if memory.status == "superseded" else ""  # recalled for a question about the past
+    return f'- [{memory.kind}{earlier}{when}] "{memory.content}"'

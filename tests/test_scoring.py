@@ -177,3 +177,16 @@ def test_an_earlier_value_below_the_floor_lifts_nothing():
     earlier, later = candidate(1, SETTINGS.floor - 0.05), candidate(2, 0.2)
     ranked = {c.memory.id: c for c in select([earlier, later], SETTINGS, 10_000, len, older={1: 2})}
     assert not ranked[2].selected
+
+
+def test_what_was_is_an_answer_only_to_a_question_about_the_past():
+    """"What does my ex do?": the superseded "Ola is a nurse" answers it, marked in the prompt as no longer current;
+    for any other question it stays out."""
+    from memchat.types import memory_line
+    old = candidate(1, 0.8, status="superseded", content="Ola is a nurse at the Queen Elizabeth.")
+    assert not select([old], SETTINGS, 10_000, len)[0].selected
+    [chosen] = select([old], SETTINGS, 10_000, len, past=True)
+    assert chosen.selected and chosen.reason.startswith("what was, asked of the past")
+    assert "no longer current" in memory_line(chosen.memory)
+    gone = candidate(2, 0.8, status="forgotten")
+    assert not select([gone], SETTINGS, 10_000, len, past=True)[0].selected, "a forgotten memory never comes back"

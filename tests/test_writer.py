@@ -957,3 +957,23 @@ def test_a_lowercase_introduction_keeps_the_name(tmp_path, said, name):
 def test_a_lowercase_state_is_no_name(said):
     from memchat.memory.speech import capitalise_lowercase_name
     assert capitalise_lowercase_name(said) == said
+
+
+def test_parting_from_a_partner_named_in_lower_case_retires_what_was_said_of_them(tmp_path):
+    services = fake_services(tmp_path)
+    services.writer.process("gf ola is on nights all week, shes a nurse at the queen elizabeth.", session_id=None,
+                            message_id=None, now=1000.0)
+    services.writer.process("me and ola split up. on sunday.", session_id=None, message_id=None, now=90_000.0)
+    typed = services.memories.list_items(statuses=("active", "superseded"))
+    about_ola = [m for m in typed if "nurse" in m.content]
+    assert about_ola and all(m.status == "superseded" for m in about_ola)
+    assert any(m.status == "active" and "split up" in m.content for m in typed), "the parting is what happened"
+
+
+@pytest.mark.parametrize("said", ["She got a job in edinburgh and moved, we tried, didnt work.",
+                                  "He likes beer and football.", "他人很温和，还喜欢猫。"])
+def test_a_sentence_of_someone_only_a_pronoun_names_is_no_typed_memory(tmp_path, said):
+    services = fake_services(tmp_path)
+    services.writer.process(said, session_id=None, message_id=None, now=1000.0)
+    assert services.memories.list_items() == [], "whose it is stands only in the message: the episode keeps it"
+    assert services.memories.list_items(episodes=True), "the episode still has it"

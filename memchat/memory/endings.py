@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from memchat.memory.concepts import concepts_in
 from memchat.memory.distill import RETIREMENT
+from memchat.memory.people import parted_from
 from memchat.memory.terms import STOPWORDS, has_cjk, query_terms, search_terms
 
 RETIREMENT_WORDS = frozenset({"sold", "sell", "quit", "left", "stop", "stopp", "gave", "give", "longer", "anymore",
@@ -164,5 +165,6 @@ def retired_terms(clause: str, acts: re.Pattern[str] = RETIREMENT) -> set[str]:
         acted &= _ACT_ONLY
     else:  # "stopped going to the gym": the doing is the act, the short thing after it what ended
         names |= {t for t in query_terms(" ".join(after.split()[:4])) if len(t) == 3 and t not in STOPWORDS}
+    names |= {t for name in parted_from(clause) if not has_cjk(name) for t in search_terms(name)}  # "me and ola split up"
     # "Dan and I broke up", "left St Anne's": a name is a thing
     return (object_terms(window) | {n for n in names - RETIREMENT_WORDS if not _TIME_TERM.search(n)}) - acted

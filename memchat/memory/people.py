@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from memchat.memory.persons import NOT_NAMES
 from memchat.memory.speech import RELATIVE_WORDS
+from memchat.memory.terms import has_cjk
 
 _RELATION_IN_MEMORY = (
     r"\bthe user's (?:\w+ )?({rel}),? (?:is |was )?(?:called |named )?{name}\b",
@@ -255,14 +256,8 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
             name = match.group(1) or match.group(2)
             if name not in _NOT_A_NAME:
                 add("partner", name)
-        for match in _PARTED.finditer(text):
-            name = next(g for g in match.groups() if g)
-            if name[0].upper() + name[1:] not in _NOT_A_NAME:
-                add("ex", name[0].upper() + name[1:] if name.islower() else name)
-        for match in _CN_PARTED.finditer(text):
-            name = match.group(1) or match.group(2)
-            if name not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(name) and not concepts_in(name):
-                add("前任", name)  # 我和男朋友分手了 names no one
+        for name in parted_from(text):
+            add("前任" if has_cjk(name) else "ex", name)
         for match in _CN_NAMED_RELATION.finditer(text):
             if match.group(2) not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(match.group(2)):
                 add(match.group(1), match.group(2))
@@ -272,6 +267,23 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
         for partner in ("spouse", *(c for c in found if c != "ex" and "spouse" in ancestors(c))):
             found.get(partner, set()).discard(name)
     return found
+
+
+def parted_from(text: str) -> list[str]:
+    """Whom the user parted from, as `text` names them (see `_PARTED`): "me and ola split up" → ["Ola"]."""
+    from memchat.memory.concepts import concepts_in
+
+    names = []
+    for match in _PARTED.finditer(text):
+        name = next(g for g in match.groups() if g)
+        name = name[0].upper() + name[1:] if name.islower() else name
+        if name not in _NOT_A_NAME:
+            names.append(name)
+    for match in _CN_PARTED.finditer(text):
+        name = match.group(1) or match.group(2)
+        if name not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(name) and not concepts_in(name):
+            names.append(name)  # 我和男朋友分手了 names no one
+    return names
 
 
 _CN_NICKNAME = re.compile(r"[^。！!？?]{0,12}?[，,、]\s*(?:我们|我|大家|家里|家里人|平时)?(?:都|一般)?(?:喊|叫)(?:她|他)(?:做)?"

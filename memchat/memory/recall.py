@@ -911,7 +911,8 @@ class Recaller:
         children = self.memories.superseded_children(episodes)
         candidates += self._endings(candidates, children, mismatch)
         duplicates = same_statements(candidates)  # after the endings: one lifted stands for its own episode
-        past = asks_the_past(query)  # "Who did I use to play tennis with?": what was, not what ended it
+        # "Who did I use to play tennis with?", "What does my ex do?": what was, not what ended it
+        past = asks_the_past(query) or any("ex" in concepts_in(text) for text in texts)
         older = {} if past else history_episodes(candidates, children, asked, settings.floor)
         older.update(older_values(candidates, asked))
         if not past and not when:  # "when was my last day at…" asks for the earlier statement itself
@@ -936,7 +937,7 @@ class Recaller:
                                                      if c.memory.attribute in SINGLE_VALUED])
                 older.update({i: n for i, n in overtaken_endings(candidates, asked, replacing).items() if i not in older})
         ranked = select(candidates, settings, token_limit, count_tokens, background=background, duplicates=duplicates,
-                        older=older)
+                        older=older, past=past)
         if touch:  # a memory whose episode was recalled in its stead was recalled too
             used = {c.memory.id for c in ranked if c.selected and not c.memory.pinned}
             self.memories.touch(sorted(used | {d for d, keeper in duplicates.items() if keeper in used}), now)

@@ -146,13 +146,15 @@ def select(
     background: float = 0.0,
     duplicates: Mapping[int, int] | None = None,
     older: Mapping[int, int] | None = None,
+    past: bool = False,
 ) -> list[Candidate]:
     """Mark each candidate selected or not, with a reason; returns them best first.
 
     `duplicates` maps a memory id to the candidate that says the same thing (a typed memory and
     the episode it was distilled from): those are rejected and listed last, so the prompt and the
     top of the table hold different statements. `older` maps an earlier value of a single-valued
-    slot (and the episode that said it) to the later one: history, not current truth.
+    slot (and the episode that said it) to the later one: history, not current truth. `past`: the question asks what
+    was ("What does my ex do?", "Who did I use to play tennis with?"), which a superseded memory may answer.
     """
     duplicates = duplicates or {}
     older = older or {}
@@ -177,7 +179,7 @@ def select(
             continue
         answers = candidate.signals.slot >= 1.0  # fills the slot an open question asks for: no other match outranks it
         decided = _reject_reason(memory, candidate.relevance, 0.0 if answers else best.get(candidate.group, 0.0),
-                                 background, settings, candidate.mismatch)
+                                 background, settings, candidate.mismatch, past)
         if decided is None and memory.id in older:
             decided = f"earlier value: #{older[memory.id]} said later"
         if decided is None and memory.pinned:
@@ -194,6 +196,8 @@ def select(
                 used += cost
                 middle_taken += not strong
                 why = "above high threshold" if strong else "middle band"
+                if memory.status == "superseded":
+                    why = f"what was, asked of the past ({why})"
                 if memory.id in heirs:
                     why = f"later value of #{heirs[memory.id][1]} ({why})"
                 result.append(replace(candidate, selected=True, reason=why))
@@ -252,10 +256,10 @@ def parts_first(ranked: list[Candidate], duplicates: Mapping[int, int]) -> list[
 
 
 def _reject_reason(memory: Memory, value: float, best: float, background: float,
-                   settings: RecallSettings, mismatch: str = "") -> str | None:
-    if memory.status == "superseded":
+                   settings: RecallSettings, mismatch: str = "", past: bool = False) -> str | None:
+    if memory.status == "superseded" and not past:
         return f"superseded by #{memory.superseded_by}" if memory.superseded_by else "superseded"
-    if memory.status != "active":
+    if memory.status not in ("active", "superseded"):
         return memory.status
     if memory.pinned:
         return None
