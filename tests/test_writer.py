@@ -969,11 +969,3 @@ def test_parting_from_a_partner_named_in_lower_case_retires_what_was_said_of_the
     assert about_ola and all(m.status == "superseded" for m in about_ola)
     assert any(m.status == "active" and "split up" in m.content for m in typed), "the parting is what happened"
 
-
-@pytest.mark.parametrize("said", ["She got a job in edinburgh and moved, we tried, didnt work.",
-                                  "He likes beer and football.", "他人很温和，还喜欢猫。"])
-def test_a_sentence_of_someone_only_a_pronoun_names_is_no_typed_memory(tmp_path, said):
-    services = fake_services(tmp_path)
-    services.writer.process(said, session_id=None, message_id=None, now=1000.0)
-    assert services.memories.list_items() == [], "whose it is stands only in the message: the episode keeps it"
-    assert services.memories.list_items(episodes=True), "the episode still has it"

@@ -120,15 +120,9 @@ _OCCASION = re.compile(
 """An occasion with a date is an event even when the sentence has no 'I': 'Last day at the clinic is 22 May'."""
 
 
-_NO_ONE_NAMED = re.compile(r"she|he|they|it|him|her|them|他|她|它|他们|她们", re.IGNORECASE)
-"""A subject that is only a pronoun the sentence did not resolve."""
-
-
 def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
     """Rules' last word on a slot-filling clause: a statement about the user (or someone in their life),
     or an instruction on how to answer — not a request, a musing or a throwaway."""
-    if _NO_ONE_NAMED.fullmatch(draft.subject or ""):
-        return False  # "She got a job in Edinburgh", "他人很温和": of someone unnamed here; the episode keeps it in context
     if draft.attribute == "reply_style" or draft.subject != "user" or has_cjk(clause):
         return True
     if draft.attribute in ("commute", "work_pattern") and not is_request_or_musing(clause):  # "It's only a fifteen minute drive to the yard"
