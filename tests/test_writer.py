@@ -969,3 +969,24 @@ def test_parting_from_a_partner_named_in_lower_case_retires_what_was_said_of_the
     assert about_ola and all(m.status == "superseded" for m in about_ola)
     assert any(m.status == "active" and "split up" in m.content for m in typed), "the parting is what happened"
 
+
+
+@pytest.mark.parametrize("liked, ended", [
+    ("我最爱喝喜茶的多肉葡萄。", "跟你说，我最近不喝喜茶了，改喝霸王茶姬的伯牙绝弦，少糖"),
+    ("I love Guinness, best pint there is.", "I don't drink Guinness anymore, cider's my thing now."),
+])
+def test_a_habit_ended_ends_the_liking_it_names_whatever_its_slot(tmp_path, liked, ended):
+    services = fake_services(tmp_path)
+    services.writer.process(liked, session_id=None, message_id=None, now=1000.0)
+    services.writer.process(ended, session_id=None, message_id=None, now=90_000.0)
+    [old] = [m for m in services.memories.list_items(statuses=("active", "superseded")) if m.created_at == 1000.0]
+    assert old.status == "superseded"
+
+
+def test_a_habit_ended_leaves_the_likings_it_does_not_name(tmp_path):
+    services = fake_services(tmp_path)
+    services.writer.process("我不喝咖啡。", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("我最爱吃火锅。", session_id=None, message_id=None, now=2000.0)
+    services.writer.process("我最近不喝喜茶了", session_id=None, message_id=None, now=3000.0)
+    active = [m.content for m in services.memories.list_items()]
+    assert any("咖啡" in c for c in active) and any("火锅" in c for c in active), active

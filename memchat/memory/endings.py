@@ -49,11 +49,12 @@ HABIT_ENDED = re.compile(
     r"own|have|watch|wear|see|work|live)\b"
     r"|\b(?:stopped|quit) (?:going|drinking|eating|smoking|vaping|playing|using|driving|riding|taking|doing|attending|"
     r"teaching|coaching|running|swimming|cycling|watching|seeing)\b"
-    r"|不再|再也不|不(?:喝|吃|抽|去|玩|用|开|骑)了",
+    r"|不再|再也不|不(?:喝|吃|抽|去|玩|用|开|骑)(?:[\u4e00-\u9fffA-Za-z0-9]{1,6}?)?了",
     re.IGNORECASE,
 )
 """A habit ended, in words that name what is no longer done ("I don't drink coffee anymore", "stopped going to
-the gym", 再也不喝酒): an act for recall, though not a retiring event."""
+the gym", 再也不喝酒, 不喝喜茶了): an act for recall, though not a retiring event; for the write path it ends a
+liking of the thing it names (see `writer._habits_ended`)."""
 _TIMES_OF_WEEK = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|mornings?|evenings?|nights?|"
                   r"afternoons?|lunchtimes?")
 _CN_TIME_OF_WEEK = r"(?:周|礼拜|星期|(?:[0-9]|[二三四五六七八九十两])点|早上|上午|中午|下午|晚上)"

@@ -37,7 +37,7 @@ from memchat.memory.distill import (
     slot_act,
     third_person,
 )
-from memchat.memory.endings import DYING, LIVING, object_terms, retired_terms
+from memchat.memory.endings import DYING, HABIT_ENDED, LIVING, object_terms, retired_terms
 from memchat.memory.episodes import EpisodeWindow, episode_windows, time_for, window_of
 from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import ForgetRequest, besides_forget, names_only_people
@@ -118,6 +118,10 @@ _OCCASION = re.compile(
     re.IGNORECASE,
 )
 """An occasion with a date is an event even when the sentence has no 'I': 'Last day at the clinic is 22 May'."""
+
+
+_HABIT_ACT_CHARS = frozenset("不再也喝吃抽去玩用开骑了")
+"""The characters of a Chinese habit's ending itself (不喝…了): a bigram with one of them names no thing."""
 
 
 def _worth_keeping(clause: str, draft: MemoryDraft) -> bool:
@@ -530,7 +534,23 @@ class MemoryWriter:
         if not draft.retirement and not draft.correction and not _carries_a_value(draft):
             return []  # "Anyway. New manager!" names no one: the manager named before stays
         rivals = self._slot_rivals(draft)
+        rivals += [m for m in self._habits_ended(draft) if all(m.id != r.id for r in rivals) and not _said_with(m, draft, now)]
         return [m for m in rivals if not _said_with(m, draft, now)] if draft.retirement else rivals
+
+    def _habits_ended(self, draft: MemoryDraft) -> list[Memory]:
+        """A liking that a habit ended names, kept under whatever slot: "I don't drink Guinness anymore" ends "The
+        user loves Guinness"; "最近不喝喜茶了，改喝霸王茶姬" ends "最爱喝喜茶的多肉葡萄" (a like, the new one a diet)."""
+        act = HABIT_ENDED.search(draft.content)
+        if act is None:
+            return []
+        ended = {t for t in retired_terms(draft.content, HABIT_ENDED)
+                 if not (has_cjk(t) and set(t) & _HABIT_ACT_CHARS)}  # 喜茶, not the act's own 不喝 or 喝喜
+        if not ended:
+            return []
+        hits = [i for i, _ in self.memories.keyword_terms(sorted(ended), 10)]
+        return [m for m in self.memories.many(hits).values()
+                if m.status == "active" and not m.is_episode and m.kind == "preference" and m.subject == draft.subject
+                and ended & set(search_terms(m.content)) and not HABIT_ENDED.search(m.content)]
 
     def _slot_rivals(self, draft: MemoryDraft) -> list[Memory]:
         if not draft.attribute or draft.attribute == "event":
