@@ -608,3 +608,16 @@ def test_an_offer_of_a_job_with_a_role_of_several_words_is_the_new_employer_and_
     barista = [c for c in candidates if "barista" in c.memory.content and c.memory.status == "active"]
     assert barista and all(not c.selected for c in barista)
     assert any(c.selected and "archive assistant" in c.memory.content for c in candidates)
+
+
+def test_a_slot_asked_of_someone_named_is_not_filled_by_the_user_s_own(tmp_path):
+    """"What instrument does Noor play?" asks Noor's instrument: the user's cello is no answer, however well it fills
+    the slot; asked of the user, it is the answer."""
+    services = fake_services(tmp_path)
+    services.writer.process("I play the cello in an orchestra, and she comes to every concert.", session_id=None,
+                            message_id=None, now=1000.0)
+    services.writer.process("I've been seeing someone, her name is Noor.", session_id=None, message_id=None, now=2000.0)
+    noor = recall(services, "What instrument does Noor play?").candidates
+    assert not any(c.selected and "cello" in c.memory.content for c in noor), [(c.memory.content, c.reason) for c in noor]
+    mine = recall(services, "What instrument do I play?").candidates
+    assert any(c.selected and "cello" in c.memory.content for c in mine)

@@ -892,7 +892,8 @@ class Recaller:
         candidates = []
         for memory in live:
             keyword = max(keyword_overlap(text, memory.content, weights, people) for text in texts)
-            fills = any(fills_slot(memory, wanted) and about_whom(memory, whose) for wanted, whose in slot_asks)
+            fills = (any(fills_slot(memory, wanted) and about_whom(memory, whose) for wanted, whose in slot_asks)
+                     and not (named and memory.subject == "user"))  # "What instrument does Noor play?": not the user's
             slot = (1.0 if open_question else 0.5) if fills else 0.0
             date = 1.0 if months and _in_months(memory, months) else 0.0
             if when and memory.event_at is not None:
