@@ -327,6 +327,10 @@ def format_day(ts: float, grain: str = "day") -> str:
     return moment.strftime({"year": "%Y", "month": "%Y-%m"}.get(grain, "%Y-%m-%d"))
 
 
+ASKED_OF_THE_PAST = "what was, asked of the past"
+"""Recall's reason for a superseded memory selected for a question about the past ("What does my ex do?")."""
+
+
 def memory_line(memory: Memory) -> str:
     """How a memory is quoted in a prompt: labelled by kind (an episode by when it was said), with the
     date it talks about, fenced as data."""

@@ -251,3 +251,19 @@ async def test_the_inspector_lists_the_selected_first_then_best_first(settings):
         shown = [candidates[int(str(table.get_cell_at((row, 0)))[1:])] for row in range(table.row_count)]
         assert [(not c.selected, -c.score) for c in shown] == sorted((not c.selected, -c.score) for c in shown)
         assert shown[0].selected
+
+
+def test_a_superseded_memory_chosen_for_a_question_about_the_past_is_ticked():
+    """"What does my ex do?" selects what was said while Ola was the girlfriend: the tick shows it was chosen; a memory
+    superseded after it was chosen is not ticked, nor one forgotten since."""
+    from memchat.types import ASKED_OF_THE_PAST, Candidate, Memory, Signals
+    from memchat.ui.inspector import shown_selected
+
+    def chosen(status, reason):
+        memory = Memory(1, "fact", "Ola is a nurse.", "user", "", 0.5, 0.8, 0.0, 0.0, 0.0, status=status)
+        return Candidate(memory, Signals(), 0.7, relevance=0.7, selected=True, reason=reason)
+
+    assert shown_selected(chosen("superseded", f"{ASKED_OF_THE_PAST} (middle band)"))
+    assert not shown_selected(chosen("superseded", "middle band")), "superseded since it was chosen"
+    assert not shown_selected(chosen("forgotten", f"{ASKED_OF_THE_PAST} (middle band)"))
+    assert not shown_selected(chosen("superseded", f"{ASKED_OF_THE_PAST} (middle band)"), purged=True)

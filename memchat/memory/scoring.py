@@ -29,7 +29,7 @@ from functools import lru_cache
 from memchat.config import RecallSettings
 from memchat.memory.concepts import concept_key, concept_overlap, concepts_in, covers, own_kin_only
 from memchat.memory.terms import is_single_cjk, query_terms, term_set
-from memchat.types import Candidate, Memory, Signals, memory_line
+from memchat.types import ASKED_OF_THE_PAST, Candidate, Memory, Signals, memory_line
 
 DAY = 86_400.0
 MIN_BACKGROUND = 12
@@ -197,7 +197,7 @@ def select(
                 middle_taken += not strong
                 why = "above high threshold" if strong else "middle band"
                 if memory.status == "superseded":
-                    why = f"what was, asked of the past ({why})"
+                    why = f"{ASKED_OF_THE_PAST} ({why})"
                 if memory.id in heirs:
                     why = f"later value of #{heirs[memory.id][1]} ({why})"
                 result.append(replace(candidate, selected=True, reason=why))

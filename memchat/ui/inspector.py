@@ -25,7 +25,8 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
 from memchat.terminal_text import printable
-from memchat.types import Candidate, ExtractionFailure, Memory, Signals, WriteOutcome, format_day
+from memchat.types import (ASKED_OF_THE_PAST, Candidate, ExtractionFailure, Memory, Signals, WriteOutcome,
+                           format_day)
 from memchat.ui import keys
 from memchat.ui.tables import FittedTable
 
@@ -48,8 +49,11 @@ def short_reason(reason: str) -> str:
 
 
 def shown_selected(candidate: Candidate, purged: bool = False) -> bool:
-    """Ticked as selected: recall chose it and it is still active (not superseded, forgotten or purged since)."""
-    return candidate.selected and not purged and candidate.memory.status == "active"
+    """Ticked as selected: recall chose it and it is still active (not superseded, forgotten or purged since) — or,
+    superseded, it was chosen as what was for a question about the past."""
+    still = candidate.memory.status == "active" or (candidate.memory.status == "superseded"
+                                                    and candidate.reason.startswith(ASKED_OF_THE_PAST))
+    return candidate.selected and not purged and still
 
 
 def memory_text(memory: Memory | None) -> Text:
