@@ -621,3 +621,53 @@ def test_a_slot_asked_of_someone_named_is_not_filled_by_the_user_s_own(tmp_path)
     assert not any(c.selected and "cello" in c.memory.content for c in noor), [(c.memory.content, c.reason) for c in noor]
     mine = recall(services, "What instrument do I play?").candidates
     assert any(c.selected and "cello" in c.memory.content for c in mine)
+
+
+@pytest.mark.parametrize("sentence, person", [
+    ("noor is properly allergic to cats.", "Noor"),
+    ("the one problem: noor is properly allergic to cats.", "Noor"),
+    ("My sister works at Google.", "sister"),
+    ("Btw my older brother got married.", "brother"),
+    ("我弟弟贺晓东在重庆读研。", "弟弟"),
+    ("用户弟弟在重庆读研。", "弟弟"),
+    ("Went climbing with my sister.", ""),
+    ("上周六和同事小刘去爬了青城山。", ""),
+    ("今天跟组长提了离职。", ""),
+    ("Noorah's cafe is lovely.", ""),
+])
+def test_the_person_a_sentence_is_of_is_its_subject(sentence, person):
+    from memchat.memory.recall import subject_person
+    assert subject_person(sentence, ["Noor"]) == person
+
+
+def test_a_question_about_the_users_own_is_not_answered_by_someone_elses(tmp_path):
+    """"What am I allergic to?" asks the user's allergy: Noor's allergy to cats is no answer, the user's own is; asked
+    of Noor, hers is."""
+    services = fake_services(tmp_path)
+    services.writer.process("My girlfriend is called Noor.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("the one problem: noor is properly allergic to cats. like eyes swelling shut allergic.",
+                            session_id=None, message_id=None, now=2000.0)
+    mine = recall(services, "What am I allergic to?").candidates
+    assert not any(c.selected and "cats" in c.memory.content for c in mine), [(c.memory.content, c.reason) for c in mine]
+    assert any("not you" in c.reason for c in mine)
+    services.writer.process("I'm allergic to penicillin.", session_id=None, message_id=None, now=3000.0)
+    mine = recall(services, "What am I allergic to?").candidates
+    assert any(c.selected and "penicillin" in c.memory.content for c in mine)
+    assert not any(c.selected and "cats" in c.memory.content for c in mine)
+    hers = recall(services, "What is Noor allergic to?").candidates
+    assert any(c.selected and "cats" in c.memory.content for c in hers)
+
+
+@pytest.mark.parametrize("query, content, whose", [
+    ("What am I allergic to?", "noor is properly allergic to cats. like eyes swelling shut allergic.", "about Noor, not you"),
+    ("Where do I work?", "My sister works at Google.", "about sister, not you"),
+    ("我大学在哪儿读的？", "我老家是绵阳的。我弟弟在重庆读研。", "about 弟弟, not you"),
+    ("Where do I work?", "My sister works at Google. I work at Apple.", ""),
+    ("What am I allergic to?", "My daughter is allergic to peanuts so I carry an epipen.", ""),
+    ("When did I go climbing?", "Went climbing with my sister on Saturday, my arms are dead.", ""),
+    ("我什么时候去的青城山？", "上周六和同事小刘去爬了青城山，腿到现在还是软的。", ""),
+    ("What am I allergic to?", "Noor came over with her cat. I am allergic to cats, it turns out.", ""),
+])
+def test_a_memory_is_of_someone_else_only_where_they_are_its_subject(query, content, whose):
+    from memchat.memory.recall import of_someone_else
+    assert of_someone_else(query, content, ["Noor"], {}) == whose

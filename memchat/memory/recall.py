@@ -301,6 +301,58 @@ def speaks_of_none(relations: frozenset[str], query: str, content: str, people: 
     return ""
 
 
+_USER_IN_SENTENCE = re.compile(
+    rf"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|myself|mine|we|we're|us|ours)\b"
+    rf"|\b(?:my|our|the user's|their)\s+(?!(?:\w+\s+)?(?:{RELATIVES})\b)\w"  # "my knee", not "my sister"
+    rf"|\bthe user\b(?!'s)|(?:我|用户)(?!们?的?(?:{CN_RELATIVES}))", re.IGNORECASE)
+"""The user in a sentence: "I", "me", "my knee", 我, 用户 — not "my sister", 我弟弟 (someone of theirs)."""
+_OF_THE_USER = re.compile(r"\b(?:i|me|my|mine|myself)\b|我", re.IGNORECASE)
+_LEAD_IN = re.compile(r"(?:[\W_]+|(?:also|and|but|so|btw|oh|anyway|plus|then|now|still)\b|对了|顺便说一下|还有|然后|而且|另外|现在|最近)*",
+                      re.IGNORECASE)
+"""What may come before a sentence's subject: punctuation, "also", "btw", 对了, 最近."""
+_KIN_FIRST = re.compile(rf"(?:(?:my|our|the user's)\s+(?:\w+\s+)?({RELATIVES})\b|(?:我们?|用户)?的?({CN_RELATIVES}))",
+                        re.IGNORECASE)
+_RELATIVE = re.compile(rf"(?:{RELATIVES}|{CN_RELATIVES})", re.IGNORECASE)
+_PRONOUN_FIRST = re.compile(r"(?:he|she|they|his|her|their)\b|他|她", re.IGNORECASE)
+
+
+def subject_person(sentence: str, names: Sequence[str]) -> str:
+    """Who a sentence is of when its subject is someone of the user's: "noor is allergic to cats" → noor, "My sister
+    works at Google" → sister, 我弟弟贺晓东在重庆读研 → 弟弟; "" when the person comes later ("Went climbing with my
+    sister", 上周六和同事去爬了青城山: the user did it with them) or there is none."""
+    rest = sentence[_LEAD_IN.match(sentence).end():]
+    rest = rest.partition(": ")[2] or rest  # "the one problem: noor is allergic to cats"
+    if kin := _KIN_FIRST.match(rest):
+        return kin.group(1) or kin.group(2)
+    lowered = rest.lower()
+    return next((n for n in names if lowered.startswith(n.lower()) and not lowered[len(n):len(n) + 1].isalpha()), "")
+
+
+def of_someone_else(query: str, content: str, names: Sequence[str], weights: dict[str, float]) -> str:
+    """"about Noor, not you": a question about the user's own (no one else asked: "What am I allergic to?",
+    我大学在哪儿读的), and a memory whose every sentence that meets the question has someone of the user's as its subject
+    and not the user: "noor is properly allergic to cats", "我弟弟贺晓东在重庆读研". A sentence with the user in it ("Noor
+    and I are both allergic") is the user's too; one that starts "she"/"he", or an English one that names no one
+    ("like eyes swelling shut allergic"), is of the person just named (a Chinese one without a subject is the
+    user's: 上周去爬了青城山); a memory that meets the question in no sentence of its own (by meaning alone) is left to
+    relevance."""
+    whose, met, before = "", False, ""
+    for sentence in split_sentences(content):
+        rest = sentence[_LEAD_IN.match(sentence).end():]
+        mine = bool(_USER_IN_SENTENCE.search(sentence))
+        carried = before if _PRONOUN_FIRST.match(rest) or not has_cjk(sentence) else ""  # "like eyes swelling shut"
+        of = "" if mine else subject_person(sentence, names) or carried
+        before = of
+        if keyword_overlap(query, sentence, weights) <= 0:
+            continue
+        met = True
+        if not of:
+            return ""  # the user's, or of no one in particular: "allergic to cats so that's a no", told without "I"
+        whose = whose or of
+    shown = whose.title() if whose.islower() and not _RELATIVE.fullmatch(whose) else whose  # "noor" → Noor
+    return f"about {shown}, not you" if met else ""
+
+
 def name_terms(name: str) -> frozenset[str]:
     """The index terms a memory holds when it names this person ("刘秀兰" → 刘秀, 秀兰)."""
     return frozenset(t for t in search_terms(name) if not is_single_cjk(t))
@@ -878,6 +930,13 @@ class Recaller:
             about the ex once Callum and the user broke up, though it says boyfriend."""
             return bool(asked_people) and any(terms <= term_set(content) for terms in asked_people)
 
+        own = (not parts and not named and not relative and not kin and person == "user" and _OF_THE_USER.search(query)
+               and not any(concepts_in(text) & PEOPLE_CONCEPTS for text in texts))  # the user's own, no one else's
+        # the people the store knows: by relation, and by name where a typed memory is filed under them ("noor")
+        everyone = sorted({n for names in self.memories.people().values() for n in names}
+                          | {m.subject for m in live if m.subject not in ("", "user") and not _RELATIVE.fullmatch(m.subject)}
+                          ) if own else []
+
         def mismatch(memory: Memory) -> str:
             """Why a memory that meets the question's words does not answer it, or ""."""
             return (unheard or ("" if names_one_asked(memory.content) else _near_miss(texts, memory.content))
@@ -887,7 +946,8 @@ class Recaller:
                     or (says_no_quantity(memory.content) if quantity_asked else "")
                     or (says_no_name(memory.content) if names_asked else "")
                     or not_theirs(relative, memory, known_names, query)
-                    or speaks_of_none(kin, query, memory.content, people, known_names))
+                    or speaks_of_none(kin, query, memory.content, people, known_names)
+                    or (of_someone_else(query, memory.content, everyone, weights) if own else ""))
 
         candidates = []
         for memory in live:

@@ -25,8 +25,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
 from memchat.terminal_text import printable
-from memchat.types import (ASKED_OF_THE_PAST, Candidate, ExtractionFailure, Memory, Signals, WriteOutcome,
-                           format_day)
+from memchat.types import ASKED_OF_THE_PAST, Candidate, ExtractionFailure, Memory, Signals, WriteOutcome, format_day
 from memchat.ui import keys
 from memchat.ui.tables import FittedTable
 
