@@ -42,6 +42,7 @@ from memchat.memory.episodes import EpisodeWindow, episode_windows, time_for, wi
 from memchat.memory.extract import label_with_model
 from memchat.memory.forget_requests import ForgetRequest, besides_forget, names_only_people
 from memchat.memory.items import MemoryStore
+from memchat.memory.own_age import age_in_introduction, age_statement
 from memchat.memory.people import introduction, introductions, relation_in, rosters, with_relation
 from memchat.memory.persons import NOT_NAMES, PER_PERSON, restates, same_named_person
 from memchat.memory.persons import same_person as same_person_named
@@ -412,6 +413,13 @@ class MemoryWriter:
                 places.append(window)
                 drafts.append(MemoryDraft(kind="relation", content=introduction(relation, name), subject="user",
                                           attribute=slot.name, importance=0.6, confidence=0.8,
+                                          source_session=session_id, source_message=message_id))
+            age = None if any(d.attribute == "age" for d in found) else age_in_introduction(spoken)
+            if age is not None:  # "I'm Dougal, 47, I live in Portree": the age is a fact of its own
+                chosen.append(spoken)
+                places.append(window)
+                drafts.append(MemoryDraft(kind="fact", content=age_statement(age, has_cjk(spoken)), subject="user",
+                                          attribute="age", importance=0.6, confidence=0.8,
                                           source_session=session_id, source_message=message_id))
         sentences = split_sentences(text)
         for roster in rosters(text):  # "I have two kids. Zanele is 12 and Sipho is 8."
