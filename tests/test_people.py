@@ -220,3 +220,44 @@ def test_a_question_about_the_ex_finds_what_was_said_of_them_as_a_partner(tmp_pa
                                       count_tokens=services.engine.count, touch=False)
     assert any(c.selected and "nurse" in c.memory.content for c in result.candidates), [
         (c.memory.content, c.reason) for c in result.candidates]
+
+
+@pytest.mark.parametrize("said, name", [
+    ("The user has been seeing someone called Noor, she runs the bakery.", "Noor"),
+    ("i've been seeing someone. her name is Noor, she runs the bakery", "Noor"),
+    ("I started dating a guy named Tom last month.", "Tom"),
+    ("我和林一帆在一起了 哈哈", "林一帆"),
+    ("林一帆求婚了！！！昨天晚上在金鸡湖边，我答应了 哈哈哈", "林一帆"),
+])
+def test_a_partner_first_met_as_someone_is_the_partner(said, name):
+    from memchat.memory.people import named_relations
+    assert named_relations([said]).get("spouse") == {name}
+
+
+@pytest.mark.parametrize("said", [
+    "I'm seeing someone called Dave about the boiler.",   # a tradesman, not a partner
+    "I have been seeing someone about my knee.",
+    "我跟同事在一起了",                                     # with colleagues, no one named
+    "我和小王在一起吃饭",                                    # together at a meal
+])
+def test_seeing_someone_about_something_and_being_together_somewhere_name_no_partner(said):
+    from memchat.memory.people import named_relations
+    assert "spouse" not in named_relations([said])
+
+
+def test_an_adverb_after_a_chinese_name_is_not_part_of_it():
+    from memchat.memory.people import named_relations
+    assert named_relations(["我男朋友周浩老说我太拼了。"])["spouse"] == {"周浩"}
+
+
+def test_what_the_partner_does_is_found_by_the_name_the_store_knows_them_by(tmp_path):
+    """"I've been seeing someone. Her name is Noor, she runs the bakery…": "what does my girlfriend do?" is Noor's."""
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("i've been seeing someone. her name is Noor, she runs the bakery at the bottom of the hill.",
+                            session_id=None, message_id=None, now=1000.0)
+    assert services.memories.people().get("spouse") == {"Noor"}
+    result = services.recaller.recall("What does my girlfriend do for work?", token_limit=400,
+                                      count_tokens=services.engine.count, touch=False)
+    assert any("Noor" in c.memory.content and c.signals.keyword > 0 for c in result.candidates), [
+        (c.memory.content, c.signals.keyword) for c in result.candidates]

@@ -195,6 +195,17 @@ _COUPLE = re.compile(
     re.IGNORECASE,
 )
 """A couple said without a relation word: "Rhona and me have been together 22 years", "I've been with Sam since uni"."""
+_SEEING = re.compile(
+    r"\b(?:I|the user)(?:'ve| have| has|'m| am| is)?(?: been| started| just started)? (?:seeing|dating|going out with) "
+    r"(?:someone|somebody|a (?:guy|girl|man|woman|lad|lass|bloke|fella|chap))(?: new)?"
+    r"(?:,? (?:called|named) |[.,!]*\s+(?:her|his|their) name(?:'s| is) )((?-i:[A-Z][a-z]{2,}))\b(?! about\b)",
+    re.IGNORECASE,
+)
+"""A partner first met as "someone": "I've been seeing someone called Noor", "started dating a guy named Tom", "I'm seeing
+someone new. Her name is Ana"."""
+_CN_TOGETHER = re.compile(r"(?:我|用户)(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?:已经|现在|正式|算是|终于)*(?:在一起|谈恋爱|确定关系|订婚)了(?=[，,。！!~～\s哈]|$)"
+                          r"|([\u4e00-\u9fff]{2,3}?)(?:跟|向)?(?:我|用户)?求婚了?[^。？?]{0,20}?(?:我|用户)答应了")
+"""A partner said without a relation word in Chinese: "我和林一帆在一起了", "林一帆求婚了！…我答应了"."""
 _PARTED = re.compile(
     r"\b(?:(?:me|I|the user) and ({who})|({who}) and (?:I|me|the user))(?: have| had|'ve| are| were)?"
     r"(?: just| finally| officially)? (?:split up|broke up|broken up|divorced|called it quits|got divorced)\b"
@@ -216,7 +227,7 @@ _CN_PARTED = re.compile(r"(?:我|用户)(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?
 _CN_NAMED_RELATION = re.compile(r"(老公|老婆|媳妇|爱人|丈夫|妻子|儿子|女儿|闺女|哥哥|弟弟|姐姐|妹妹|爸爸|妈妈|男朋友|女朋友|同事|领导|组长|"
                                 r"弟媳|嫂子|姐夫|妹夫|儿媳|女婿|公公|婆婆|岳父|岳母|外公|外婆|爷爷|奶奶|孙子|孙女|外孙|侄子|侄女|外甥|表哥|表姐|表弟|表妹|"
                                 r"(?<=[我老])(?:妈|爸|弟|哥|姐|妹)(?=叫|是|名叫))儿?"
-                                r"(?:是|叫|名叫|小名叫|大名叫|名字叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上]|$)")
+                                r"(?:是|叫|名叫|小名叫|大名叫|名字叫)?((?:小|老)?[\u4e00-\u9fff]{2,3}?)(?=[在，,。！!是的今从去也又还和跟说读上老总]|$)")
 _NOT_CN_NAMES = frozenset({"现在", "今年", "最近", "已经", "一直", "还是", "也是", "不在", "没有", "这个", "那个"})
 _CN_TIME_OR_WORD = re.compile(r"^(?:今天|昨天|明天|前天|后天|上个?月|下个?月|这个?月|上周|下周|这周|每天|去年|今年|明年|刚才|刚刚|"
                               r"现在|最近|以前|之前|后来|那天|这天|平时|分手|离婚|分了)|^[又也都还就才不没很太最要会在把被给让姓]")
@@ -256,6 +267,14 @@ def named_relations(texts: list[str]) -> dict[str, set[str]]:
             name = match.group(1) or match.group(2)
             if name not in _NOT_A_NAME:
                 add("partner", name)
+        for match in _SEEING.finditer(text):
+            if match.group(1) not in _NOT_A_NAME:
+                add("partner", match.group(1))
+        for match in _CN_TOGETHER.finditer(text):
+            name = match.group(1) or match.group(2)
+            if name not in _NOT_CN_NAMES and not _CN_TIME_OR_WORD.search(name) and not concepts_in(name) \
+                    and not name.startswith(("他", "她", "朋友", "大家")):
+                add("对象", name)
         for name in parted_from(text):
             add("前任" if has_cjk(name) else "ex", name)
         for match in _CN_NAMED_RELATION.finditer(text):
