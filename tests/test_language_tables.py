@@ -497,6 +497,14 @@ def test_a_pay_band_is_no_band(text, slot):
     ("My car died, any idea what a new battery costs", "My car died."),
     ("I started a new job but how do I ask for a day off already?", "I started a new job."),
     ("I have a cough, is it normal to last 3 weeks?", "I have a cough."),
+    # a few words asked after a statement, whatever they are
+    ("had an interview last Tuesday with Tarawera Energy for a field supervisor role, think it went ok??",
+     "had an interview last Tuesday with Tarawera Energy for a field supervisor role."),
+    ("Started a new job at Fernway last week, is that mad?", "Started a new job at Fernway last week."),
+    ("I live in Leeds, you?", "I live in Leeds."),
+    ("Why did I move to Leeds, any idea?", "Why did I move to Leeds, any idea?"),       # a question from the start
+    ("Do you think I should sell the car, or keep it?", "Do you think I should sell the car, or keep it?"),
+    ("what time is it, roughly?", "what time is it, roughly?"),
     # a question alone, or a statement about one, is left as it is
     ("How much should I take?", "How much should I take?"),
     ("I know exactly how much it costs.", "I know exactly how much it costs."),

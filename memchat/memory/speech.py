@@ -319,6 +319,9 @@ _QUESTION_TAIL = re.compile(
 )
 """A question asked at the end of a statement ("We're off to Spain in May, so how much cash should I take?", "I'm
 the daddy so what does a wedding run these days"): the statement is told, the question only asked."""
+_TAG_QUESTION = re.compile(r"(?:,|;|\s-|\s–|\s—)\s*(?:[^\s,;?]+\s+){0,5}[^\s,;?]+\s*\?+[\s!?.]*$")
+"""A few words asked after a statement, whatever they are ("had an interview with Tarawera, think it went ok??",
+"Started at Fernway last week, is that mad?", "we're moving to Leeds, wish me luck?")."""
 
 
 def question_tail(sentence: str) -> int | None:
@@ -327,7 +330,7 @@ def question_tail(sentence: str) -> int | None:
     alone ("How much should I take?"), or too little said before it to be a statement."""
     if has_cjk(sentence):
         return _chinese_question_tail(sentence)
-    cut = _QUESTION_TAIL.search(sentence)
+    cut = _QUESTION_TAIL.search(sentence) or _TAG_QUESTION.search(sentence)
     if cut is None:
         return None
     joined = re.match(r"(?:,|;|\s-|\s–|\s—)|\s+(?:so|but|and|now)\s", cut.group(0), re.IGNORECASE)
