@@ -226,6 +226,8 @@ def test_a_question_about_the_ex_finds_what_was_said_of_them_as_a_partner(tmp_pa
     ("The user has been seeing someone called Noor, she runs the bakery.", "Noor"),
     ("i've been seeing someone. her name is Noor, she runs the bakery", "Noor"),
     ("I started dating a guy named Tom last month.", "Tom"),
+    ("ok so. there's someone. her name is Noor, she's a landscape architect", "Noor"),
+    ("I've met someone. His name is Leo.", "Leo"),
     ("我和林一帆在一起了 哈哈", "林一帆"),
     ("林一帆求婚了！！！昨天晚上在金鸡湖边，我答应了 哈哈哈", "林一帆"),
 ])
@@ -236,6 +238,8 @@ def test_a_partner_first_met_as_someone_is_the_partner(said, name):
 
 @pytest.mark.parametrize("said", [
     "I'm seeing someone called Dave about the boiler.",   # a tradesman, not a partner
+    "There's someone at the door, his name is Bob.",
+    "I met someone at work, her name is Sam.",
     "I have been seeing someone about my knee.",
     "我跟同事在一起了",                                     # with colleagues, no one named
     "我和小王在一起吃饭",                                    # together at a meal
@@ -261,3 +265,13 @@ def test_what_the_partner_does_is_found_by_the_name_the_store_knows_them_by(tmp_
                                       count_tokens=services.engine.count, touch=False)
     assert any("Noor" in c.memory.content and c.signals.keyword > 0 for c in result.candidates), [
         (c.memory.content, c.signals.keyword) for c in result.candidates]
+
+
+def test_someone_there_for_the_user_is_a_partner_and_someone_at_the_door_is_not(tmp_path):
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("ok so. there's someone. her name is Noor, she's a landscape architect, we met at a bbq.",
+                            session_id=None, message_id=None, now=1000.0)
+    services.writer.process("There's someone called Dave at the door.", session_id=None, message_id=None, now=2000.0)
+    partners = [m.content for m in services.memories.list_items() if m.attribute == "partner"]
+    assert len(partners) == 1 and "Noor" in partners[0], partners

@@ -196,13 +196,14 @@ _COUPLE = re.compile(
 )
 """A couple said without a relation word: "Rhona and me have been together 22 years", "I've been with Sam since uni"."""
 _SEEING = re.compile(
-    r"\b(?:I|the user)(?:'ve| have| has|'m| am| is)?(?: been| started| just started)? (?:seeing|dating|going out with) "
-    r"(?:someone|somebody|a (?:guy|girl|man|woman|lad|lass|bloke|fella|chap))(?: new)?"
+    r"(?:\b(?:I|the user)(?:'ve| have| has|'m| am| is)?(?: been| started| just started)? (?:seeing|dating|going out with) "
+    r"|\bthere(?:'s| is) |\b(?:I|the user)(?:'ve| have| has) (?:just )?met )"
+    r"(?:someone|somebody|a (?:guy|girl|man|woman|lad|lass|bloke|fella|chap))(?: new| special)?"
     r"(?:,? (?:called|named) |[.,!]*\s+(?:her|his|their) name(?:'s| is) )((?-i:[A-Z][a-z]{2,}))\b(?! about\b)",
     re.IGNORECASE,
 )
-"""A partner first met as "someone": "I've been seeing someone called Noor", "started dating a guy named Tom", "I'm seeing
-someone new. Her name is Ana"."""
+"""A partner first met as "someone": "I've been seeing someone called Noor", "started dating a guy named Tom", "there's
+someone. her name is Noor", "I've met someone. His name is Leo"."""
 _CN_TOGETHER = re.compile(r"(?:我|用户)(?:和|跟|与)([\u4e00-\u9fff]{2,3}?)(?:已经|现在|正式|算是|终于)*(?:在一起|谈恋爱|确定关系|订婚)了(?=[，,。！!~～\s哈]|$)"
                           r"|([\u4e00-\u9fff]{2,3}?)(?:跟|向)?(?:我|用户)?求婚了?[^。？?]{0,20}?(?:我|用户)答应了")
 """A partner said without a relation word in Chinese: "我和林一帆在一起了", "林一帆求婚了！…我答应了"."""

@@ -362,12 +362,15 @@ _ROWS: tuple[Slot, ...] = (
              r"\bmarried to\b", r"(?-i:[A-Z][a-z]+) and (?:i|me)(?: have|'ve)? been (?:together|married)\b",
              r"\b(?:i'?m|i am|i'?ve been|i have been) (?:now )?(?:seeing|dating) (?:someone |somebody |a (?:guy|girl|woman|man) )?"
              r"(?:new )?(?:called |named )?(?-i:[A-Z][a-z]+)\b",
+             r"\b(?:there'?s|there is|i'?ve met|i have met|i'?ve just met) (?:someone|somebody)(?: new| special)? (?:called|named) "
+             r"(?-i:[A-Z][a-z]+)\b(?=\s*(?:[,.!;]|$))",
              r"(?-i:[A-Z][a-z]+) and (?:i|me) (?:split up|broke up|separated|got divorced)\b"),
          zh=(r"老婆", r"老公", r"妻子", r"丈夫", r"男朋友", r"女朋友", r"对象", r"爱人"),
          asks=("partner", "spouse", "other half", "married", "relationship", "seeing anyone", "seeing someone", "dating",
                "对象", "爱人", "另一半"),
          examples=("My husband is called Yerlan.", "我老公叫王磊。", "Sam and I have been together for ten years.",
-                   "I'm seeing someone called Alex now.", "Sam's my partner.", "Jamie and I split up in March."),
+                   "I'm seeing someone called Alex now.", "Sam's my partner.", "Jamie and I split up in March.",
+                   "There's someone called Noor, she's a landscape architect."),
          question="Who is my partner, wife or husband?"),
     Slot("children", "relation", needs=_DESCRIBED, multi=True,
          en=(r"\b(?:my|our) (?:\w+ )?(?:son|daughter|kids?|children|child|boy|girl|twins|baby|toddler|stepson|"
