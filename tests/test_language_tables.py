@@ -567,3 +567,20 @@ def test_an_episode_keeps_the_statement_told_before_a_question():
 def test_a_window_s_time_is_not_the_time_of_a_sentence_before_the_one_that_says_it(text, sentence, dated):
     [window] = episode_windows(text, MONDAY)
     assert (time_for(window, sentence) is not None) is dated
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Got the half marathon done on Sunday. 1:52:40.", ["Got the half marathon done on Sunday. 1:52:40."]),
+    ("We won the cup final on Saturday! 3-1!", ["We won the cup final on Saturday! 3-1!"]),
+    ("lol. 666", []),                       # a figure after nothing kept is still nothing
+    ("666", []),
+])
+def test_a_figure_said_on_its_own_belongs_to_the_sentence_before(text, kept):
+    from memchat.memory.episodes import kept_sentences
+    assert kept_sentences(text) == kept
+
+
+def test_colours_by_their_everyday_names_are_colours():
+    from memchat.memory.concepts import concepts_in
+    assert "colour" in concepts_in("Our puppy Pepper is jet black")
+    assert "colour" in concepts_in("我的车是白色的")

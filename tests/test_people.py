@@ -275,3 +275,12 @@ def test_someone_there_for_the_user_is_a_partner_and_someone_at_the_door_is_not(
     services.writer.process("There's someone called Dave at the door.", session_id=None, message_id=None, now=2000.0)
     partners = [m.content for m in services.memories.list_items() if m.attribute == "partner"]
     assert len(partners) == 1 and "Noor" in partners[0], partners
+
+
+def test_a_late_wife_named_in_passing_does_not_replace_the_partner_the_user_has_now(tmp_path):
+    from helpers import fake_services
+    services = fake_services(tmp_path)
+    services.writer.process("Tom's my partner now.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("My wife Ruth died in 2015.", session_id=None, message_id=None, now=2000.0)
+    partners = [m.content for m in services.memories.list_items() if m.attribute == "partner"]
+    assert len(partners) == 1 and "Tom" in partners[0], partners

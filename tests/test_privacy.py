@@ -194,6 +194,17 @@ def test_a_bare_value_right_after_a_question_about_a_credential_is_a_secret(tmp_
     assert b"2026." in _disk(conv.services.db.path)
 
 
+@pytest.mark.parametrize("message", ["儿子下周三满3岁", "儿子生日是2019年5月3号", "我们上周花了500块修车"])
+def test_a_chinese_message_after_credential_talk_keeps_its_dates_ages_and_sums(message):
+    """Chinese has no spaces: a whole sentence was one "short" word with a digit in it, and went as a credential."""
+    assert redact(message, "家里wifi密码是多少来着？帮我记一下密码") == message
+
+
+def test_a_chinese_answer_to_credential_talk_still_loses_its_value():
+    assert "qwe123456" not in redact("是qwe123456", "家里wifi密码是多少来着？帮我记一下密码")
+    assert "8841" not in redact("8841", "门禁密码你帮我记一下")
+
+
 def test_a_value_in_the_sentence_after_credential_talk_is_a_secret():
     assert "4471" not in redact("Can you save my bank PIN for me? It's 4471.")
     assert "2019" in redact("I moved to Porto in 2019. It's lovely, we have 2 kids.")

@@ -136,9 +136,18 @@ def kept_sentences(text: str) -> list[str]:
     """The sentences an episode may keep: no questions, chit-chat, secrets, remarks to the assistant, or talk
     without content."""
     told = [_told_part(s) for s in split_sentences(text)]
-    return [s for s in told if s and not is_question(s) and not is_chit_chat(s)
-            and "[secret: " not in s and not contains_secret(s) and not _about_the_assistant(s)
-            and has_content(normalise(s))]
+    kept: list[str] = []
+    for index, s in enumerate(told):
+        if s and not is_question(s) and not is_chit_chat(s) and "[secret: " not in s and not contains_secret(s) \
+                and not _about_the_assistant(s) and has_content(normalise(s)):
+            kept.append(s)
+        elif kept and told[index - 1] == kept[-1] and _FIGURE.match(s) and not contains_secret(s):
+            kept[-1] = f"{kept[-1]} {s.strip()}"  # "Got the half marathon done on Sunday. 1:52:40.": the time it took
+    return kept
+
+
+_FIGURE = re.compile(r"^\s*[£$€¥]?\d[\d:.,/\-]*(?:k|%)?\s*[.!]*\s*$")
+"""A sentence that is a figure and nothing else ("1:52:40.", "£1,800!", "3-1"): it belongs to the sentence before."""
 
 
 def _told_part(sentence: str) -> str:

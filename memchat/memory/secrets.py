@@ -239,8 +239,10 @@ _MARKER = re.compile(r"\[secret: [\w ]+\]")
 
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|$)")
-_VALUE_ALONE = re.compile(r"(?<![\w\-])(?=[\w\-!@#$%^&*.]*\d)[\w\-!@#$%^&*.]{3,}(?![\w\-])")
-"""A value with a digit in it: after a question about a credential, "It's 4471." gives the secret alone."""
+_VALUE_ALONE = re.compile(r"(?<![A-Za-z0-9_\-])(?=[A-Za-z0-9_\-!@#$%^&*.]*\d)[A-Za-z0-9_\-!@#$%^&*.]{3,}"
+                          r"(?![A-Za-z0-9_\-]|\s*(?:年|月|日|号|岁|点|分|块|元|个))")
+"""A value with a digit in it: after a question about a credential, "It's 4471." gives the secret alone. Written in
+Latin letters and digits ("密码是qwe123" gives qwe123); a Chinese date, age or sum (2019年, 3岁, 500块) is none."""
 
 
 CREDENTIAL_TALK = re.compile(
@@ -314,8 +316,14 @@ def talks_about_credentials(text: str) -> bool:
 
 def answers_credential_talk(text: str, previous: str) -> bool:
     """The message right after one about a credential, short, with a value in it: the value is the secret."""
-    return bool(previous) and talks_about_credentials(previous) and len(text.split()) <= 12 \
+    return bool(previous) and talks_about_credentials(previous) and _words(text) <= 12 \
         and bool(_VALUE_ALONE.search(text))
+
+
+def _words(text: str) -> int:
+    """How long a message is in words; Chinese, written without spaces, about two characters a word."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    return len(re.sub(r"[\u4e00-\u9fff]", " ", text).split()) + (cjk + 1) // 2
 
 
 def redact(text: str, previous: str = "") -> str:

@@ -408,6 +408,8 @@ class MemoryWriter:
                 slot = slot_of(f"我的{relation}叫{name}。" if has_cjk(name) else f"My {relation} {name} is here.")
                 if slot is None or slot.kind != "relation":
                     continue
+                if not multi_valued(slot.name) and DYING.search(spoken):
+                    continue  # "My wife Ruth died in 2015": the late wife is not the partner the user has now
                 known.add(name, relation)
                 chosen.append(spoken)
                 places.append(window)
