@@ -519,3 +519,16 @@ def test_an_ending_only_mused_on_or_planned_retires_nothing(tmp_path, before, af
 def test_a_food_eaten_now_or_again_takes_the_place_of_the_diet_before(tmp_path, before, after):
     said = _said_then(tmp_path, before, after, "vegetarian")
     assert said and all(status == "superseded" for _, status in said), said
+
+
+@pytest.mark.parametrize(("sentence", "asked"), [
+    ("Could you do bullet points in your replies, I skim on the train", False),   # a wish about every answer
+    ("Would you mind using metric units when you explain recipes?", False),
+    ("Can you keep your answers short?", False),
+    ("could you format this table for me?", True),                                # one answer asked for
+    ("Could you reply to my email draft?", True),
+    ("Can you explain how a mortgage works?", True),
+])
+def test_a_polite_wish_about_every_answer_is_a_preference_not_a_question(sentence, asked):
+    from memchat.memory.rules import is_question
+    assert is_question(sentence) is asked

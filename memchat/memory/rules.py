@@ -124,8 +124,17 @@ _STANDING_REQUEST = re.compile(
 """'Would you mind giving me your answers as a checklist from now on?': asked as a question, kept as an instruction."""
 
 
+_ANSWERING_IN_GENERAL = re.compile(
+    r"^(?:(?:please|pls)\s+)?(?:would you mind|could you|can you|will you|would you)\b.*(?:\b(?:your|in your|all your) "
+    r"(?:answers?|repl(?:y|ies)|responses?)\b|\bwhen(?:ever)? you (?:answer|reply|explain|respond)\b)", re.IGNORECASE)
+"""'Could you do bullet points in your replies, I skim on the train': a wish about every answer, kept as the
+reply-style preference it is; 'could you format this table?' asks for one answer and stays a request."""
+
+
 def is_question(sentence: str) -> bool:
     stripped = sentence.strip()
+    if _ANSWERING_IN_GENERAL.search(stripped) and (found := slot_of(stripped)) is not None and found.name == "reply_style":
+        return False
     if stripped.endswith("?") or stripped.endswith("？"):
         return not (_TRAILING_OFF.match(stripped) or _STANDING_REQUEST.search(stripped))
     if _CONDITION.match(stripped):
