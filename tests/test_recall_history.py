@@ -671,3 +671,25 @@ def test_a_question_about_the_users_own_is_not_answered_by_someone_elses(tmp_pat
 def test_a_memory_is_of_someone_else_only_where_they_are_its_subject(query, content, whose):
     from memchat.memory.recall import of_someone_else
     assert of_someone_else(query, content, ["Noor"], {}) == whose
+
+
+@pytest.mark.parametrize(("query", "content", "general"), [
+    ("What's my cat called?", "I work at Alatau Vet Clinic, mostly dogs and cats.", True),
+    ("What's my cat called?", "The user is allergic to cats so that's a no.", True),
+    ("What's my cat called?", "We adopted a cat called Miso.", False),
+    ("What's my cat called?", "Our cats Miso and Tofu are fighting again.", False),   # plural, and theirs
+    ("What are my cats called?", "We have two cats, Miso and Tofu.", False),
+    ("Where do I work?", "mostly dogs and cats", False),                             # no animal of theirs asked
+])
+def test_animals_named_only_in_general_tell_of_no_animal_the_user_has(query, content, general):
+    from memchat.memory.recall import only_in_general
+    assert bool(only_in_general(query, content)) is general
+
+
+def test_a_question_about_the_users_cat_is_not_answered_by_cats_in_general(tmp_path):
+    services = fake_services(tmp_path)
+    services.writer.process("I work at Alatau Vet Clinic, mostly dogs and cats.", session_id=None, message_id=None,
+                            now=1000.0)
+    result = recall(services, "What's my cat called?")
+    assert not [c for c in result.candidates if c.selected], [(c.memory.content, c.reason) for c in result.candidates]
+    assert any("in general" in c.mismatch for c in result.candidates)

@@ -200,8 +200,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("blood type", "health", "blood type|blood group|血型"),
     ("appearance", None, "appearance|长相|外表"),
     ("colour", "appearance", "colour|colours|color|colors|red|blue|green|yellow|purple|pink|black|white|grey|gray|brown|"
-                             "orange|navy|teal|turquoise|beige|cream|maroon|burgundy|lilac|lavender|ginger|golden|silver|"
-                             "tabby|brindle|颜色|红色|蓝色|绿色|黄色|紫色|粉色|黑色|白色|灰色|棕色|橙色|橘色|咖啡色|金色|银色"),
+                             "orange|navy|teal|turquoise|beige|cream|maroon|burgundy|lilac|lavender|golden|silver|"
+                             "brindle|颜色|红色|蓝色|绿色|黄色|紫色|粉色|黑色|白色|灰色|棕色|橙色|橘色|咖啡色|金色|银色"),
     ("body weight", "health", "weight|weigh|weighs|weighed|kilos|kg|bmi|体重|公斤"),
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
     ("medication", "health", "medication|medications|medicine|medicines|meds|pills|tablets|prescription|prescribed|"

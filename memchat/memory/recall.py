@@ -399,6 +399,24 @@ leaves me bloated" for digestion, "my knees are shot" for joints), and medicines
 (a blood type, a cat) are not."""
 
 
+_ONE_OF_THEIR_OWN = re.compile(r"\b(?:my|our)\s+(\w+)(?:\s+(\w+))?", re.IGNORECASE)
+
+
+def only_in_general(query: str, content: str) -> str:
+    """"only cats in general, not your cat" when a question asks after an animal of the user's own ("What's my cat
+    called?") and a memory names that kind only in the plural, as animals in general ("mostly dogs and cats", "I'm
+    allergic to cats"): it tells of no animal the user has."""
+    for match in _ONE_OF_THEIR_OWN.finditer(query):
+        owned = [w.lower() for w in match.groups() if w]  # "my cat", "my old cat"
+        for word, kind in ((w, c) for w in owned for c in concepts_in(w) if CONCEPTS[c].parent == "pet" and w in words_of(c)):
+            said = {w.lower() for w in re.findall(r"[A-Za-z]+", content) if w.lower() in words_of(kind)}
+            owned_many = re.search(rf"\b(?:my|our|the user's|their|two|three|four|both|\d+)\s+(?:\w+\s+)?"
+                                   rf"(?:{'|'.join(sorted(said))})\b", content, re.IGNORECASE)  # "our cats Miso and Tofu"
+            if said and not owned_many and all(w.endswith("s") and w[:-1] in words_of(kind) for w in said):
+                return f"only {kind}s in general, not your {word}"
+    return ""
+
+
 def _near_miss(texts: list[str], content: str) -> str:
     """A near miss for the question and for each of its parts, or "" when one of them it is not."""
     misses = [near_miss(text, content) for text in texts]
@@ -947,7 +965,8 @@ class Recaller:
                     or (says_no_name(memory.content) if names_asked else "")
                     or not_theirs(relative, memory, known_names, query)
                     or speaks_of_none(kin, query, memory.content, people, known_names)
-                    or (of_someone_else(query, memory.content, everyone, weights) if own else ""))
+                    or (of_someone_else(query, memory.content, everyone, weights) if own else "")
+                    or only_in_general(query, memory.content))
 
         candidates = []
         for memory in live:
