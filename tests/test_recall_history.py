@@ -682,8 +682,8 @@ def test_a_memory_is_of_someone_else_only_where_they_are_its_subject(query, cont
     ("Where do I work?", "mostly dogs and cats", False),                             # no animal of theirs asked
 ])
 def test_animals_named_only_in_general_tell_of_no_animal_the_user_has(query, content, general):
-    from memchat.memory.recall import only_in_general
-    assert bool(only_in_general(query, content)) is general
+    from memchat.memory.recall import only_in_general, pets_asked
+    assert bool(only_in_general(pets_asked(query), content)) is general
 
 
 def test_a_question_about_the_users_cat_is_not_answered_by_cats_in_general(tmp_path):

@@ -402,18 +402,23 @@ leaves me bloated" for digestion, "my knees are shot" for joints), and medicines
 _ONE_OF_THEIR_OWN = re.compile(r"\b(?:my|our)\s+(\w+)(?:\s+(\w+))?", re.IGNORECASE)
 
 
-def only_in_general(query: str, content: str) -> str:
-    """"only cats in general, not your cat" when a question asks after an animal of the user's own ("What's my cat
-    called?") and a memory names that kind only in the plural, as animals in general ("mostly dogs and cats", "I'm
-    allergic to cats"): it tells of no animal the user has."""
-    for match in _ONE_OF_THEIR_OWN.finditer(query):
-        owned = [w.lower() for w in match.groups() if w]  # "my cat", "my old cat"
-        for word, kind in ((w, c) for w in owned for c in concepts_in(w) if CONCEPTS[c].parent == "pet" and w in words_of(c)):
-            said = {w.lower() for w in re.findall(r"[A-Za-z]+", content) if w.lower() in words_of(kind)}
-            owned_many = re.search(rf"\b(?:my|our|the user's|their|two|three|four|both|\d+)\s+(?:\w+\s+)?"
-                                   rf"(?:{'|'.join(sorted(said))})\b", content, re.IGNORECASE)  # "our cats Miso and Tofu"
-            if said and not owned_many and all(w.endswith("s") and w[:-1] in words_of(kind) for w in said):
-                return f"only {kind}s in general, not your {word}"
+def pets_asked(query: str) -> list[tuple[str, str]]:
+    """(word, kind) of each animal a question asks after as the user's own: "What's my cat called?" → ("cat", "cat")."""
+    return [(w, c) for match in _ONE_OF_THEIR_OWN.finditer(query)
+            for w in (g.lower() for g in match.groups() if g)  # "my cat", "my old cat"
+            for c in concepts_in(w) if CONCEPTS[c].parent == "pet" and w in words_of(c)]
+
+
+def only_in_general(pets: list[tuple[str, str]], content: str) -> str:
+    """"only cats in general, not your cat" when a question asks after an animal of the user's own (`pets_asked`:
+    "What's my cat called?") and a memory names that kind only in the plural, as animals in general ("mostly dogs and
+    cats", "I'm allergic to cats"): it tells of no animal the user has."""
+    for word, kind in pets:
+        said = {w.lower() for w in re.findall(r"[A-Za-z]+", content) if w.lower() in words_of(kind)}
+        owned_many = said and re.search(rf"\b(?:my|our|the user's|their|two|three|four|both|\d+)\s+(?:\w+\s+)?"
+                                        rf"(?:{'|'.join(sorted(said))})\b", content, re.IGNORECASE)  # "our cats Miso"
+        if said and not owned_many and all(w.endswith("s") and w[:-1] in words_of(kind) for w in said):
+            return f"only {kind}s in general, not your {word}"
     return ""
 
 
@@ -955,6 +960,8 @@ class Recaller:
                           | {m.subject for m in live if m.subject not in ("", "user") and not _RELATIVE.fullmatch(m.subject)}
                           ) if own else []
 
+        pets = pets_asked(query)
+
         def mismatch(memory: Memory) -> str:
             """Why a memory that meets the question's words does not answer it, or ""."""
             return (unheard or ("" if names_one_asked(memory.content) else _near_miss(texts, memory.content))
@@ -966,7 +973,7 @@ class Recaller:
                     or not_theirs(relative, memory, known_names, query)
                     or speaks_of_none(kin, query, memory.content, people, known_names)
                     or (of_someone_else(query, memory.content, everyone, weights) if own else "")
-                    or only_in_general(query, memory.content))
+                    or (only_in_general(pets, memory.content) if pets else ""))
 
         candidates = []
         for memory in live:
