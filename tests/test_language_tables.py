@@ -314,6 +314,10 @@ def test_a_long_message_becomes_windows_that_read_on_their_own():
         ("My sister lives in Leeds. She's a nurse.", "my sister is a nurse."),
         ("mum's birthday 2 october. she loves gardening", "my mum loves gardening"),
         ("My older brother moved out. His flat is in Hull.", "my brother's flat is in Hull."),
+        # 's before what someone has done is "has" ("is missed two dinners" was no sentence); before a state, "is"
+        ("My dad's drinking again. He's missed two family dinners.", "my dad has missed two family dinners."),
+        ("My sister lives in Leeds. She's just moved to York.", "my sister has just moved to York."),
+        ("My brother Olu is 30. He's married to Ada.", "my brother Olu is married to Ada."),
     ],
 )
 def test_a_pronoun_continues_the_person_just_introduced(text, resolved):

@@ -85,3 +85,24 @@ def test_a_forget_request_in_everyday_shapes_names_its_topic(request_text, topic
     from memchat.memory.forget_requests import forget_request
     request = forget_request(request_text)
     assert request is not None and request.topic == topic, request
+
+
+@pytest.mark.parametrize(("topic", "message", "left"), [
+    ("the layoff stuff", "they announced layoffs today and my whole team is on the list. last day is feb 6", ""),
+    # someone of the user's is no thing of their own: what follows a story about a friend is the friend's to tell
+    ("the layoffs", "Layoffs were announced at my friend Lena's firm. Lena's opening a flower shop.", "Lena's opening a flower shop."),
+])
+def test_a_story_about_a_thing_of_the_users_goes_on_in_the_next_sentence(topic, message, left):
+    """"…my whole team is on the list. last day is feb 6": a sentence about the user's team, job or lease is the user's
+    own story, which the next sentence tells on without its words (round 32, dev forget set 3)."""
+    from memchat.memory.topic_match import without_topic
+    assert without_topic(message, topic) == left
+
+
+def test_a_problem_with_drink_is_told_on_as_rehab():
+    """"my father's problem with alcohol": the addiction its words name together, so "He agreed to go to rehab!" tells
+    that story, not only something about the father; knee rehab is physio."""
+    from memchat.memory.topic_match import _names_only_whom
+    assert not _names_only_whom("my father's problem with alcohol", "He agreed to go to rehab!")
+    assert "addiction" in concepts_in("She went to rehab in March.")
+    assert "addiction" not in concepts_in("Knee rehab is going slowly.")

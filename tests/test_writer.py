@@ -990,3 +990,16 @@ def test_a_habit_ended_leaves_the_likings_it_does_not_name(tmp_path):
     services.writer.process("我最近不喝喜茶了", session_id=None, message_id=None, now=3000.0)
     active = [m.content for m in services.memories.list_items()]
     assert any("咖啡" in c for c in active) and any("火锅" in c for c in active), active
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("He agreed to go to rehab!", True), ("She refuses to see anyone.", True), ("He asked me for money.", True),
+    ("He's a chef.", True), ("She was surprisingly kind about it.", False), ("he's so embarrassed", False),
+    ("She's a mess.", False), ("They loved it.", False),
+])
+def test_what_someone_just_spoken_of_did_is_content(text, kept):
+    """"My dad's drinking… / He agreed to go to rehab!": news of someone in a few words had fewer than three content words
+    and no episode, so the story's next message was a fragment ("It's a 30-day place…") that no forget could tie back
+    (round 32, dev forget set 3). How they are or seem is no news."""
+    from memchat.memory.episodes import has_content
+    assert has_content(text) is kept

@@ -179,7 +179,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("pregnancy", "health", "pregnant|pregnancy|expecting a baby|due date|antenatal|12 week scan|20 week scan|morning sickness|"
                             "pregnancy test|positive test|two pink lines|first ultrasound|first scan|dating scan|the heartbeat|heartbeat was strong|怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|建档|妇幼|孕检|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
-                            "aa meeting|aa meetings|detox|clean for|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
+                            "aa meeting|aa meetings|detox|clean for|go to rehab|going to rehab|went to rehab|gone to rehab|in rehab|into rehab|out of rehab|"
+                            "rehab place|rehab centre|rehab center|rehab clinic|rehab facility|戒酒所|戒毒所|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
     ("eating disorder", "health", "eating disorder|anorexia|anorexic|bulimia|bulimic|binge eating|purging|"
                                   "厌食|厌食症|暴食|催吐"),
     ("cosmetic surgery", "health", "cosmetic surgery|plastic surgery|nose job|boob job|breast augmentation|botox|"

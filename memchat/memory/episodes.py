@@ -19,7 +19,7 @@ from memchat.memory.distill import CN_LIKES, LIKES, RELATIVES, RETIRING_ACT
 from memchat.memory.endings import retired_terms
 from memchat.memory.rules import contains_secret, is_chit_chat, is_question, mentions_the_user
 from memchat.memory.segment import split_sentences
-from memchat.memory.slots import slot_of
+from memchat.memory.slots import JOB_TITLES, slot_of
 from memchat.memory.speech import normalise, told_before_question
 from memchat.memory.terms import STOPWORDS, has_cjk
 from memchat.memory.timeexpr import ResolvedTime, first_time, resolve_times
@@ -119,7 +119,19 @@ def has_content(sentence: str) -> bool:
         return True  # a name or a place, mid-sentence
     words = re.findall(r"[a-z']+", sentence.lower())
     content = [w for w in words if w not in PHATIC and w not in STOPWORDS and len(w) > 2 and w.strip("'") != "i'm"]
+    if _SOMEONES_TRADE.match(sentence):
+        return True  # "He's a chef.": who the person just named is
+    if _SOMEONE_DID.match(sentence) and len(content) >= 2:
+        return True  # "He agreed to go to rehab!", "She refuses to see anyone.": what they did, said of them
     return len(content) >= 3 or bool(_ONES_PERSON_DOING.search(sentence) or _BOND_CHANGED.search(sentence))
+
+
+_SOMEONES_TRADE = re.compile(rf"^\W*(?:he|she)(?:'s|\s+is|\s+was)\s+(?:a|an)\s+(?:[a-z-]+\s+)?(?:{JOB_TITLES})\b",
+                             re.IGNORECASE)
+_SOMEONE_DID = re.compile(r"^\W*(?:he|she|they)\s+(?!(?:is|was|are|were|seems?|seemed|looks?|looked|feels?|felt|sounds?|"
+                          r"sounded|must|might|may|could|would|should|will)\b)[a-z]+", re.IGNORECASE)
+"""A sentence that opens on someone just spoken of doing something ("He asked me for money."), not on how they are or
+seem ("She was surprisingly kind about it.", "he's so embarrassed"): news of them in few words."""
 
 
 _ONES_PERSON_DOING = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b(?:\s+[\w']+){{0,2}}?\s+(?:\w+ed|is|are|was|"

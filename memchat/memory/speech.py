@@ -532,7 +532,18 @@ _REFERENT = re.compile(r"\b(?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"),? " +
 _NAMED_AS = re.compile(r"\b((?:my|our) (?:\w+ )?(?:" + RELATIVE_WORDS + r"))(?:'s| is)(?: called| named)? "
                        r"(" + _NAME + r")\b", re.IGNORECASE)
 _IS_MY = re.compile(r"\b(" + _NAME + r")(?:'s| is) (?:my|our) ((?:\w+ )?(?:" + RELATIVE_WORDS + r"))\b", re.IGNORECASE)
+_STATE = ("married|engaged|divorced|separated|widowed|retired|adopted|qualified|employed|unemployed|self-employed|based|"
+          "located|called|named|related|interested|obsessed|worried|scared|excited|tired|bored|stressed|exhausted|"
+          "involved|convinced|annoyed|devastated|gutted|thrilled|delighted|pleased|shocked|depressed|vaccinated|ashamed|"
+          "embarrassed|frustrated|relieved|overwhelmed|confused|disappointed|surprised|amazed|impressed|fed|pissed|"
+          "hospitali[sz]ed|injured|allergic|supposed|used|booked|sorted|settled|closed|licensed|registered|signed up")
+"""Participles that say what someone is ("He's married", "She's retired"), not what they have done."""
+_HAS_DONE = re.compile(rf"^(?:he|she)'s\s+(?=(?:just\s+|already\s+|never\s+|finally\s+|also\s+)?"
+                       rf"(?!(?:{_STATE})\b)(?:[a-z]+ed|been|got|gone|had|done|made|taken|seen|given|written|broken|left|"
+                       rf"lost|found|become|begun|run|won|kept|told|bought|sold|met|spent|paid|quit|put|read)\s)")
+"""'s before what someone has done ("He's missed two dinners", "She's moved to Leeds"): has, not is."""
 _PRONOUN = (
+    (_HAS_DONE, "{} has "),
     (re.compile(r"^(?:he|she)(?:'s| is)\s+(?!been\b|got\b)"), "{} is "), (re.compile(r"^(?:he|she)'s\s+"), "{} has "),
     (re.compile(r"^(?:he|she)\s+"), "{} "), (re.compile(r"^(?:his|her)\s+"), "{}'s "),
 )

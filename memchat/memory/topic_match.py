@@ -132,11 +132,12 @@ def _names_only_whom(topic: str, sentence: str) -> bool:
     """A sentence about a topic only by the person in it ("Kevin's new puppy…" for "Kevin's run-in with the cops";
     typed without capitals, any word that names no concept may be the name: "up at dawn" for "the dawn cancer stuff"),
     or by no more than the area of life the story is in ("my hospital appointment" for someone's cancer)."""
-    story = re.sub(rf"\b{_NAME}(?:'s|’s)?\s*", "", topic)
-    story = " ".join(w for w in story.split() if has_cjk(w) or concepts_in(w) or w.lower() in STOPWORDS)
+    told = re.sub(rf"\b{_NAME}(?:'s|’s)?\s*", "", topic)
+    story = " ".join(w for w in told.split() if has_cjk(w) or concepts_in(w) or w.lower() in STOPWORDS)
     if not re.search(r"\w", story):
         return True
-    narrow = _story_concepts(story) - DOMAINS - {"money", "legal", "health"}
+    # what the whole of it names ("his problem with alcohol": the addiction too, told as "he agreed to go to rehab")
+    narrow = (_story_concepts(story) | _story_concepts(told)) - DOMAINS - {"money", "legal", "health"}
     words = set(query_terms(story)) - _NO_STORY - _VAGUE - set(query_terms(" ".join(_PEOPLE.findall(story))))
     said = set(search_terms(sentence))
     return not (words & said or _kin(words, said) or concept_overlap(narrow, concepts_in(sentence)))
@@ -526,6 +527,16 @@ _AGAIN_OF_THEM = re.compile(r"\b(?:he|she|they)(?:'s| has| have| was| is)? (?:\w
 _AS_ME = re.compile(rf"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)\b|(?<![他她你])我(?!们?的?(?:{_CN_SOMEONE_OF_MINE}))|[俺咱]",
                     re.IGNORECASE)
 """The user as who does or is something ("I", "we", 我): not "my friend", "told me", 我姐."""
+_MY_THING = re.compile(r"\b(?:my|our)\s+(?:(?:whole|own|entire|new|old|current)\s+)?([a-z][\w-]+)", re.IGNORECASE)
+
+
+def _of_my_own(sentence: str) -> bool:
+    """A sentence about a thing of the user's ("my whole team is on the list", "our lease ends in May"), not about
+    someone of theirs ("my friend Lena told me…"): the user's own story."""
+    return any(not concepts_in(m.group(1)) & PEOPLE_CONCEPTS and not re.fullmatch(RELATIVES, m.group(1), re.IGNORECASE)
+               for m in _MY_THING.finditer(sentence)) and not _ANOTHER_PERSON.search(sentence)
+
+
 _HEDGE = re.compile(r"\bi (?:think|guess|reckon|mean|suppose|believe|heard|gather|hear)\b|我(?:觉得|感觉|猜|听说)", re.IGNORECASE)
 """"…sertraline I think": how sure the user is of someone else's story, not the user in it."""
 _ME_TOO = re.compile(r"\b(?:too|as well|ours|mine|myself)\b|我也|咱也|我自己", re.IGNORECASE)
@@ -601,8 +612,9 @@ def carries_on(sentence: str, before: str, back: bool | None = None) -> bool:
     "Pizza at her place tonight" after Anna's driving test are the user's news; "I took leave to be with her" goes on."""
     if _turns(sentence, before) or _NEW_TIME.match(sentence) and not _AGAIN_OF_THEM.search(sentence):
         return False  # "周末去西湖边citywalk", "Yesterday I…"
-    if _AS_ME.search(_HEDGE.sub(" ", before)):
-        return True  # the user's own story goes on in the user's words ("I am on ART and my viral load…")
+    if _AS_ME.search(_HEDGE.sub(" ", before)) or _of_my_own(before):
+        return True  # the user's own story goes on in the user's words ("I am on ART and my viral load…", "…my whole
+        # team is on the list. last day is feb 6")
     back = bool(_BACK_TO_THEM.search(sentence) or _AGAIN_OF_THEM.search(sentence)) if back is None else back
     return back and (first_time(sentence, 0.0) is None or bool(_AGAIN_OF_THEM.search(sentence)))
 
