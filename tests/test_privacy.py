@@ -69,6 +69,14 @@ SECRET_SHAPES = [  # (message, the secret value that must never be on disk)
     ("wifi密码是lanlan2024", "lanlan2024"),
     ("my social security number is 078-05-1120", "078-05-1120"),
     ("the one-time code is 771904", "771904"),
+    # round 32, held-out set S: a code handed over as an aside, national numbers by their own names, digits in groups
+    ("mum texted the door code, 5830, delete after", "5830"),
+    ("the keysafe code - 2291 if the carer needs it", "2291"),
+    ("my BSN is 123456782", "123456782"),
+    ("got my personnummer, 19900101-1234, on the letter", "19900101-1234"),
+    ("my medicare number's on the card, it's 5123 45678 9", "5123 45678 9"),
+    ("nhs number is 943 476 5919", "943 476 5919"),
+    ("my tax file number 123 456 782", "123 456 782"),
 ]
 
 
@@ -255,6 +263,9 @@ def test_a_secret_with_no_word_before_it_is_still_a_secret(message, secret):
     "Ticket code 3321 for the concert", "The booking code is 78234.", "My employee code is 4412",
     "Dialling code is 0044 for the UK.", "Code 4040 on the dashboard means low oil.", "Her code's 2019 vintage",
     "The code was 1985 era Fortran.", "the keypad takes 1990s batteries", "The code is 20000 lines long.",
+    # a code that opens nothing after a comma, a phone number, a run that is no Chilean RUT
+    "The area code, 0131, is Edinburgh.", "The booking code, 78234, is on the email.", "My phone number is 0412 345 678",
+    "I ran 10 000 000 steps this year, a run of 2500000 a quarter",
 ])
 def test_what_only_looks_like_a_secret_is_kept(message):
     assert redact(message) == message

@@ -31,6 +31,11 @@ _CODE_WORDS = (r"pin|pin code|pin number|cvv|cvc|cvv2|security code|otp|one[- ]t
                r"(?:alarm|disarm|door|gate|safe|lock|garage|entry|access|locker|building|key ?safe|bike lock|front door|"
                r"back door|keypad|lockbox) ?(?:code|pin|combination|combo)|combination|combo|lockbox|lock box|keypad|key ?safe")
 
+_NATIONAL_IDS = (r"bsn|burgerservicenummer|personnummer|personnumer|cpr|cpr-nummer|nie|dni|nif|nino|nin|codice fiscale|curp|"
+                 r"rut|cpf|pesel|steuer-?id|tfn|tax file|ird|nric|hkid|mykad|aadhaar|aadhar|pan card|ppsn|pps|"
+                 r"ssn|sin|itin|medicare|nhs|ahv|avs|oib|emso|jmbg|egn|amka|henkilötunnus|hetu|kennitala|"
+                 r"fødselsnummer|isikukood|asmens kodas|rodné číslo|マイナンバー|주민등록번호|身份证号?|社保卡?号|医保卡?号")
+"""The names countries give a person's number: said with it, the number is theirs to keep off disk."""
 _LOCKS = r"lockbox|lock box|keypad|padlock|key ?safe|combination lock|bike lock"
 """Things whose only number is the one that opens them ("the garage keypad takes 6604")."""
 _UNITS = (r"(?:lines|seconds|secs|minutes|mins|hours|hrs|days|weeks|months|years|percent|%|quid|pounds|dollars|euros|"
@@ -61,6 +66,9 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b[^.!?\n]{{0,40}}?\s(?:is|was|=|:|-|are|now is|is now)\s+(?:literally |just |still |set to )?)"
             rf"(?P<v>[A-Za-z0-9#*][A-Za-z0-9#*\-]{{2,}})"),
     ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b\s*[:=#]?\s*)(?P<v>\d[\d\-]{{2,}}\d)"),
+    # "sent me the lockbox code, 4417, then…": handed over after a comma or a dash, as an aside
+    ("pin", rf"(?i:\b(?:{_CODE_WORDS})\b\s*(?:[,–—]|\s-)\s*(?:it'?s\s+|which is\s+)?)(?P<v>\d[\d\-]{{2,}}\d)(?![\d.,]?\d)"
+            rf"(?!\s*{_UNITS})"),
     ("pin", r"(?i:\b(?:for|to|into|on) (?:the|my|our|\w+'s) (?:[\w-]+ ){0,2}[\w-]+,? (?:the )?code(?:'s|’s| is| was)"
             r"(?: now)?\s+)(?P<v>\d{3,8}#?)(?![\w'’])"),
     ("pin", r"(?i:\bthe code (?:for|to|on|of) (?:the|my|our|\w+'s) (?:[\w-]+ ){0,2}?[\w-]+ (?:is|was)(?: now)?\s+)"
@@ -75,6 +83,10 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("national id", r"(?i:\b(?:ssn|social security(?: number)?|social|sin|national insurance(?: number)?|ni number)\s*"
                     r"(?:number|no\.?|#)?\s*(?:is|=|:)?\s*)(?P<v>\d{3}[- ]?\d{2}[- ]?\d{4}|[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D])"),
     ("national id", r"(?P<v>\b\d{3}-\d{2}-\d{4}\b)"),
+    # the numbers countries give people, by their own names ("my bsn, 123456782", "personnummer 19900101-1234")
+    ("national id", rf"(?i:\b(?:{_NATIONAL_IDS})\b(?:\s*(?:number|no\.?|nr\.?|#|num))?[^.!?\n\d]{{0,30}}?"
+                    rf"(?:\bis\b|\bwas\b|[:=,]|\s-|\bit'?s\b)?\s*)(?P<v>(?=(?:[A-Z\- ]*\d){{6}})[A-Z0-9]"
+                    rf"(?:[A-Z0-9\-]|(?<=\d) (?=\d)){{5,19}})(?![\w])"),
     ("passport", r"(?i:\bpassport(?:\s*(?:number|no\.?|#))?\s*(?:is|=|:)?\s*)(?P<v>[A-Z0-9]{6,10})"),
     ("licence", r"(?i:\b(?:driver'?s? licen[cs]e|driving licen[cs]e|DL)(?:\s*(?:number|no\.?|#))?\s*(?:is|=|:)?\s*)"
                 r"(?P<v>[A-Z0-9\-]{6,20})"),
@@ -88,7 +100,8 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     ("national id", r"(?i:\b(?:id|identity|pps|ppsn|tax|tin|sin|nhs|medicare|aadhaar|pan|ghana card|national|social|"
                     r"insurance|health(?: card)?|member(?:ship)?|policy|account|customer|citizen(?:ship)?|residence|"
                     r"permit|voter|student)\s*(?:card\s*)?(?:number|no\.?|#|id|num)\b[^.!?\n]{0,40}?"
-                    r"(?:\bis\b|:|'s|\bits\b|\bit's\b|=)\s*)(?P<v>(?=[A-Z0-9\-]*\d{4})[A-Z0-9][A-Za-z0-9\-]{4,})"),
+                    r"(?:\bis\b|:|'s|\bits\b|\bit's\b|=)\s*)(?P<v>(?=[A-Z0-9\- ]*\d{4})[A-Z0-9]"
+                    r"(?:[A-Za-z0-9\-]|(?<=\d) (?=\d)){4,})"),
     ("bank card", r"(?i:(?:\b(?:card|visa|mastercard|amex|credit|debit|expiry|exp|cvv)\b[^.!?\n]{0,40}?)|(?:it'?s|its)\s+)"
                     r"(?P<v>\d{4}[ .\-]?\d{4,6}[ .\-]?\d{4,5}(?:[ .\-]?\d{1,4})?)(?=[^.!?\n]{0,40}\b(?:expiry|exp|cvv|card)\b|"
                     r"(?<=\d)(?!\d))"),
