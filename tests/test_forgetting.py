@@ -67,6 +67,11 @@ def test_events_get_a_time_to_live_and_expire(tmp_path):
     ("I shouldn't have told you about Nadia's breakup.", "Nadia's breakup"),
     ("刚才说的我妈住院那件事，当我没说", "我妈住院"),
     ("表妹失业的事帮我删掉吧，她不想让人知道", "表妹失业"),
+    # round 32, held-out set S: the thing named first, the request after a dash in the same sentence
+    ("Oh and the stuff I told you about Rita and the debt - can you forget all that?", "Rita and the debt"),
+    ("Tom and the drinking -- please don't keep any of that", "Tom and the drinking"),
+    # a thing pointed at with "that" is the thing, not a reason like "That's private"
+    ("That whole saga with the landlord. Could you wipe it from your memory?", "whole saga with the landlord"),
 ])
 def test_more_ways_to_ask_to_forget(text, topic):
     from memchat.memory.forget_requests import forget_topic
@@ -122,6 +127,8 @@ def test_asking_not_to_keep_something_is_asking_to_forget_it(text, topic):
     "Not saving much these days with the mortgage.", "Ignore the bit about Tuesday, pottery moved to Wednesday.",
     "Never keep cash at home.", "Don't store potatoes in the fridge.", "Get rid of the weeds first.",
     "Strike while the iron is hot.", "不要存那么多照片在手机里。", "别存着剩饭。", "Don't keep the receipts, they're useless.",
+    # a dash before words that ask nothing of the memory
+    "I went to the gym - forget it, not important", "the rent went up - can you believe it?",
 ])
 def test_the_same_words_that_ask_nothing_of_the_memory(text):
     from memchat.memory.forget_requests import forget_topic

@@ -428,14 +428,20 @@ _PREFACE = re.compile(
 """A preface before the thing a request calls "it": "I forgot to say last time — the Northgate thing"."""
 
 
+_THAT_THING = re.compile(r"^\W*(?:that|this)\s+(?:whole\s+|entire\s+)?(?:[\w'-]+\s+){0,3}?(?:thing|stuff|bit|story|"
+                         r"business|saga|situation|mess|drama|news|info|matter)\b(?!\s+(?:is|was|isn'?t|wasn'?t)\b)", re.IGNORECASE)
+"""'That whole saga with the landlord': a thing pointed at, not "That's private"."""
+
+
 def _antecedent(sentences: list[str]) -> str:
     """What a message said before its request calls it "it": the sentence that points back at something told
     ("Earlier I told you about…"), else the first sentence that is not a reason ("Not my story to tell.") or a
     greeting ("Happy Friday!")."""
     framed, plain = [], []
     for sentence in sentences:
-        if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I):
-            continue  # "Not my story to tell.", "It's private."
+        if len(sentence.split()) < 3 or re.match(r"^\W*(?:it|that|this|not|he|she|they|i'?d|i don'?t)\b", sentence, re.I) \
+                and not _THAT_THING.match(sentence):
+            continue  # "Not my story to tell.", "It's private." (not "That whole saga with the landlord")
         opened = re.sub(_OPENER, "", sentence.strip(), count=1, flags=re.IGNORECASE)  # "So, the Porto hostel thing?"
         if _GREETING.match(opened) and len(opened.split()) <= 7 and not re.search(
                 r"\b(?:i|i'm|im|i've|me|my|we|our)\b", opened, re.IGNORECASE):
@@ -614,6 +620,9 @@ def _request(text: str) -> ForgetRequest | None:
         if request is None and _forgets_it(sentence):
             topic = _antecedent(sentences[:index])
             request = ForgetRequest(topic) if topic else None
+        if request is None and (dashed := _NAMED_THEN_ASKED.match(sentence)) and _forgets_it(dashed["ask"]):
+            topic = _antecedent([dashed["named"]])  # "the stuff I told you about Rita and the debt - can you forget
+            request = ForgetRequest(topic) if topic else None  # all that?": named first, asked for after a dash
         if request:
             added = _add_ons(sentences[index + 1:]) if request.topic and not request.latest else []
             return replace(request, topic=" and ".join([request.topic, *added])) if added else request
@@ -624,6 +633,10 @@ def _request(text: str) -> ForgetRequest | None:
         if request and not _two_verbs_one_it(request.topic):
             return request
     return None
+
+
+_NAMED_THEN_ASKED = re.compile(r"^(?P<named>.+?)\s+(?:-|–|—|--)\s+(?P<ask>\w.+)$")
+"""One sentence that names the thing and then, after a dash, asks to forget "it" or "all that"."""
 
 
 def _two_verbs_one_it(topic: str) -> bool:
