@@ -21,6 +21,11 @@ from memchat.memory.topic_match import about
     ("the HR complaint", "I reported my team lead to HR for shouting at people."),
     ("my eating disorder", "I was bulimic all through my twenties."),
     ("the nose job", "I had rhinoplasty two years ago."),
+    # round 32: how such stories are told on (dev forget set 3)
+    ("my job hunt", "Second round went well, it was a panel with the hiring manager."),
+    ("my visa situation", "Good news, USCIS approved it!"),
+    ("the eviction thing", "Went to the tenants' union meeting last night."),
+    ("my meds", "The side effects are rough this week."),
 ])
 def test_a_sentence_of_the_story_is_about_the_topic_in_other_words(topic, sentence):
     assert about(topic, sentence), (concepts_in(topic), concepts_in(sentence))

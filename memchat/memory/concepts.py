@@ -115,7 +115,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                       "debt collector|debt collectors|bailiffs|credit card debt|maxed out|欠钱|欠债|欠款|外债|高利贷|网贷|套现|"
                       "催收|拆东墙补西墙"),
     ("immigration", None, "immigration status|身份|visa|visas|h-1b|h1b|green card|work permit|residence permit|out of status|deportation|deported|"
-                          "asylum|immigration|overstay|overstayed|undocumented|签证|绿卡|移民|居留|工签|黑户"),
+                          "asylum|immigration|overstay|overstayed|undocumented|uscis|ircc|immigration office|immigration lawyer|visa interview|"
+                          "biometrics appointment|naturalisation|naturalization|citizenship test|签证|绿卡|移民|居留|工签|黑户|出入境"),
     ("relationship", None, "relationship|relationships|love life|boyfriend trouble|girlfriend trouble|感情|恋爱|感情问题"),
     ("marriage", "relationship", "marriage|marriages|marital|married life|婚姻"),
     ("affair", "marriage", "affair|having an affair|cheating|cheated|cheater|cheats on|cheat on|unfaithful|infidelity|mistress|"
@@ -135,7 +136,10 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("job search", None, "job hunt|job hunting|job search|job searching|looking for a new job|looking for a job|"
                          "looking for work|looking for another job|interviewing|job interview|job interviews|interviewed at|"
                          "interviewing at|applying for jobs|applied for jobs|job application|job applications|headhunter|"
-                         "headhunted|recruiter|offer letter|找工作|面试|投简历|跳槽|猎头|换工作"),
+                         "headhunted|recruiter|offer letter|first round|second round|third round|final round|first-round|second-round|"
+                         "final-round|phone screen|onsite interview|panel interview|hiring manager|take-home test|"
+                         "sign-on bonus|signing bonus|got the offer|counter offer|counteroffer|找工作|面试|投简历|跳槽|猎头|"
+                         "换工作|一面|二面|三面|终面|谈薪"),
     ("gambling", None, "gamble|gambling|gambler|betting|bookie|bookies|casino|poker|pokies|slot machines|"
                        "赌博|赌钱|赌|彩票|赌场"),
     ("car accident", None, "car accident|car crash|crashed the car|crashed my car|crashed into|rear-ended|rear ended|"
@@ -144,7 +148,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("crypto", "money", "crypto|cryptocurrency|cryptocurrencies|bitcoin|btc|ethereum|memecoin|memecoins|meme coin|dogecoin|"
                         "shitcoin|nft|nfts|币圈|炒币|比特币|虚拟币|数字货币"),
     ("housing trouble", "home", "housing|eviction|evicted|eviction notice|behind on rent|behind on the rent|rent arrears|"
-                                "foreclosure|repossessed|repossession|kicked out of the flat|被房东赶|催租|欠房租|房租交不上"),
+                                "foreclosure|repossessed|repossession|kicked out of the flat|tenants' union|tenants union|tenant union|housing court|"
+                                "notice to quit|section 21|notice of default|被房东赶|催租|欠房租|房租交不上|押金|退租"),
     ("family conflict", None, "falling out|fell out|massive fight|big fight|huge fight|blew up at|screaming match|"
                               "haven't spoken|not speaking|stopped speaking|cut me off|disowned|吵架|吵翻|闹翻|冷战|断绝关系|大吵"),
     ("tax", "money", "tax|taxes|irs|hmrc|tax return|tax bill|back taxes|audit|audited|auditing|tax audit|"
@@ -180,7 +185,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                             "pregnancy test|positive test|two pink lines|first ultrasound|first scan|dating scan|the heartbeat|heartbeat was strong|怀孕|怀上了|孕期|产检|预产期|验孕|两道杠|建档|妇幼|孕检|孕吐|miscarriage|miscarried|lost the baby|losing the baby|lost the pregnancy|losing the pregnancy|有宝宝|有了宝宝|怀宝宝|怀了|流产|小产|胎停"),
     ("addiction", "health", "addiction|addict|addicted|sober|sobriety|relapse|relapsed|alcoholic|alcoholics anonymous|"
                             "aa meeting|aa meetings|detox|clean for|go to rehab|going to rehab|went to rehab|gone to rehab|in rehab|into rehab|out of rehab|"
-                            "rehab place|rehab centre|rehab center|rehab clinic|rehab facility|戒酒所|戒毒所|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
+                            "rehab place|rehab centre|rehab center|rehab clinic|rehab facility|got a sponsor|has a sponsor|new sponsor|戒酒所|戒毒所|using again|drinking again|fell off the wagon|off the wagon|又喝上了|又开始喝|酗酒|戒酒|戒毒|吸毒|上瘾|成瘾|复吸|recovery|recovering addict|recovering alcoholic|my sponsor|aa sponsor|na sponsor|narcotics anonymous|na meeting|na meetings|12 steps|twelve steps|days sober|oxy|oxycontin|opioid|opioids|heroin|cocaine|meth"),
     ("eating disorder", "health", "eating disorder|anorexia|anorexic|bulimia|bulimic|binge eating|purging|"
                                   "厌食|厌食症|暴食|催吐"),
     ("cosmetic surgery", "health", "cosmetic surgery|plastic surgery|nose job|boob job|breast augmentation|botox|"
@@ -207,7 +212,9 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("back", "health", "back pain|spine|disc|slipped disc|腰|腰疼|腰椎|背疼"),
     ("medication", "health", "medication|medications|medicine|medicines|meds|pills|tablets|prescription|prescribed|"
                              "antidepressants|antidepressant|antibiotic|antibiotics|statins|insulin|inhaler|penicillin|"
-                             "amoxicillin|paracetamol|ibuprofen|aspirin|codeine|morphine|steroids|metformin|"
+                             "amoxicillin|paracetamol|ibuprofen|aspirin|codeine|morphine|steroids|metformin|side effects|side effect|"
+                             "the dose|my dose|dosage|bumped the dose|upped the dose|lowered the dose|sertraline|"
+                             "fluoxetine|citalopram|escitalopram|prozac|zoloft|lexapro|"
                              "吃药|药物|处方|降压药|青霉素|抗生素|布洛芬|阿司匹林|药"),
     ("smoking", "health", "smoke|smokes|smoking|smoker|cigarettes|cigarette|fags|vape|vaping|抽烟|吸烟|戒烟|香烟|烟瘾"),
     # beliefs: what people ask to forget whole

@@ -594,6 +594,11 @@ def _fits(pronoun: str, referent: str) -> bool:
     return not female
 
 
+def pronoun_fits(pronoun: str, referent: str) -> bool:
+    """Whether "he" or "she" can be the person a phrase names ("she" is never "my dad"; a name takes either)."""
+    return _fits(pronoun.lower(), referent)
+
+
 def with_referent(sentence: str, referent: str | None) -> str:
     """'His birthday is 2 March' after 'My son Kai…' → "My son Kai's birthday is 2 March"."""
     if not referent:

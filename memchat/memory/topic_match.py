@@ -35,6 +35,7 @@ from memchat.memory.rules import topic_parts
 from memchat.memory.scoring import MIN_BACKGROUND, keyword_overlap
 from memchat.memory.segment import split_sentences
 from memchat.memory.slots import BY_NAME, JOB_TITLES, slot_of, slots_asked
+from memchat.memory.speech import pronoun_fits
 from memchat.memory.terms import (
     CJK_PARTICLES,
     CJK_STOP_CHARS,
@@ -106,6 +107,24 @@ _TOLD_ON = re.compile(r"^\W*(?:(?:ok|okay|so|quick|small|another)\s+)?(?:update 
 """A message that says it goes on with what was told before ("update on the thing from this morning:", 接着早上那事)."""
 
 
+_POINTS_BACK = re.compile(
+    r"^\W*(?:(?:ok|okay|so|quick|small|little|brief|another|an?)\s+)*(?:update|follow[- ]?up)\s*(?:[:!—–-]|\s-\s)"
+    r"|^\W*(?:(?:ok|okay|so|quick|small|little|brief|another|an?)\s+)*(?:update|follow[- ]?up|more)\s+(?:on|re|about)\s+"
+    r"(?:that|this|it\b|(?P<en>(?:[\w'-]+\s+){0,4}?[\w'-]+?)(?:\s+(?:thing|stuff|situation|saga|business|front))?\s*(?::|—|–|\s-\s|,))"
+    r"|^\W*(?:(?:so|and|ok|okay|right)[,\s]+)?(?:the|that)\s+(?P<thing>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
+    r"(?:thing|stuff|situation|saga|business)\s*(?::|—|–|\s-\s|,)"
+    r"|^(?:还是|关于)?(?:上次|上回|之前|前几天|前两天|那天)(?:跟你)?(?:说|提|讲)的?(?:那|这)(?:个|件)?事"
+    r"|^(?:还是|关于)?(?:那|这)(?:个|件)?事(?:儿)?(?:[，,：:]|有|后续|又|还|调解|解决|办|搞|定|结束|完)"
+    r"|^(?:接着|说回|关于)?(?P<cn>[\u4e00-\u9fff]{2,6}?)(?:那|这)(?:个|件)?事(?:儿)?(?![情物实业务])"
+    r"|^(?:那事|这事)?后续",
+    re.IGNORECASE)
+"""A message that opens by pointing back at a story told before: an update, "the X thing:", 上次说的那事, X那事, 后续."""
+
+
+_STILL_OF_IT = re.compile(r"\b(?:he|she|they|him|her|them|his|it|that)\b", re.IGNORECASE)
+"""What an update says of someone or something already told ("Update: I passed! HR closed it out yesterday.")."""
+
+
 _STORY_WEEKS = 6 * 7 * 86400.0
 """How long after it was last told a story is still being told on in later chats."""
 
@@ -152,6 +171,11 @@ trouble at school. "That thing about Sam" is the one of these told about Sam, no
 
 def private(text: str) -> bool:
     return bool(concepts_in(text) & PRIVATE_CONCEPTS)
+
+
+def points_back(text: str) -> bool:
+    """A message that opens by pointing back at a story told before ("Update: she ended it with him.", 那事调解完了)."""
+    return bool(_POINTS_BACK.match(text))
 
 
 _THE_JOB = re.compile(r"\b(?:job|work|career|employment)\s+(?:situation|stuff|thing|news|drama|worries|issues?|change)\b"
@@ -548,6 +572,13 @@ _CALENDAR_WORDS = frozenset("january february march april may june july august s
 
 _CN_NAMED = re.compile(r"(?:老|小)[\u4e00-\u9fff](?<![老小][家时区孩心说事是年师板公婆人])|[\u4e00-\u9fff](?<![我你他她大表堂和跟与同])(?:姐|哥|总)")
 """Someone called by name in Chinese: 老周, 小雨, 王姐, 李总 (not 老家, 小时, 老师, 老公, 我姐)."""
+
+
+def _same_person(said: str, topic_word: str) -> bool:
+    """"noah" and "Noah", "my dad" and "father", 小军 and 我表弟小军: the same person, as two sayings name them."""
+    if said == topic_word or topic_word in said.split() or said in topic_word.split() or topic_word in said:
+        return True
+    return bool(concepts_in(said) & concepts_in(topic_word) & PEOPLE_CONCEPTS)
 
 
 def _named_in(text: str) -> set[str]:
@@ -1004,6 +1035,86 @@ class TopicMatcher:
             last = max(last, memory.created_at)
         return more
 
+    def _pointed_back(self, found: set[int], topic: str) -> set[int]:
+        """Messages of the weeks after a story that open by pointing back at it ("Update: she ended it with him.", "The
+        appeal thing: we're filing…", "上次说的那事后续来了：…", "押金那事我打了12345投诉"): bare, or naming a word,
+        a concept or (in Chinese) two characters of the story as its messages or the topic told it."""
+        told = sorted((m for m in self.memories.many(sorted(found)).values() if m.is_episode), key=lambda m: m.created_at)
+        if not told:
+            return set()
+        said = " ".join([topic, *(m.content for m in told)])
+        words, concepts = set(search_terms(said)), concepts_in(said)
+        more: set[int] = set()
+        last = told[-1].created_at
+        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
+                                     "AND created_at <= ? ORDER BY created_at LIMIT 400",
+                                     (EPISODE, told[0].created_at, last + _STORY_WEEKS))
+        for memory in self.memories.many([r["id"] for r in rows if r["id"] not in found]).values():
+            if memory.created_at > last + _STORY_WEEKS:
+                break
+            back = _POINTS_BACK.match(memory.content)
+            if back is None:
+                continue
+            named = next((g for g in back.groups() if g), "")
+            if named and not (set(search_terms(named)) - _NO_STORY - _VAGUE - STOPWORDS & words
+                              or concept_overlap(concepts_in(named) - DOMAINS, concepts)
+                              or any(named[i:i + 2] in said for i in range(len(named) - 1) if has_cjk(named[i:i + 2]))):
+                continue  # "update on the boiler thing" after the divorce: another story
+            if not named and not has_cjk(memory.content[:4]) and not _STILL_OF_IT.search(memory.content) and not (
+                    set(search_terms(memory.content)) - _NO_STORY - _VAGUE - _EVERYDAY_WORDS - STOPWORDS & words):
+                continue  # "update: new phone arrived" is news of its own; "Update: she ended it with him." is not
+            more.add(memory.id)
+            last = max(last, memory.created_at)
+        return more
+
+    def _said_of_them_later(self, found: set[int], topic: str) -> set[int]:
+        """Messages of the weeks after someone's story that open on "he" or "she" (他, 她) where the last one named
+        before, as that pronoun can name them, is the person the topic names or a message of the story ("Noah and I
+        broke up yesterday." … "I'm repainting my bedroom." … "He came by to pick up his stuff.")."""
+        whose = {w.lower() for w in re.findall(rf"\b{_NAME}\b", topic) + re.findall(rf"\b(?:{RELATIVES})\b", topic, re.I)
+                 if w.lower() not in STOPWORDS | _CALENDAR_WORDS}
+        whose |= {p for p in _CN_PEOPLE if p in topic} | set(_CN_NAMED.findall(topic))
+        told = sorted((m for m in self.memories.many(sorted(found)).values() if m.is_episode), key=lambda m: m.created_at)
+        if not whose or not told:
+            return set()
+        last = told[-1].created_at
+        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at >= ? "
+                                     "AND created_at <= ? ORDER BY created_at, id LIMIT 400",
+                                     (EPISODE, told[0].created_at, last + _STORY_WEEKS))
+        story = {m.id for m in told}
+        more_than_whom = set(query_terms(topic)) - set(query_terms(" ".join(whose))) - _NO_STORY - _VAGUE - STOPWORDS
+        told_of = (_story_concepts(topic) | {c for m in told for c in concepts_in(m.content)}) - PEOPLE_CONCEPTS - FAMILY
+        named: list[tuple[set[str], bool]] = []  # who each earlier message named, and whether it tells the story
+        more: set[int] = set()
+        for row in rows:
+            memory = self.memories.get(row["id"])
+            if memory is None or memory.created_at > last + _STORY_WEEKS:
+                break
+            opening = told_units(memory.content)[:1]
+            pronoun = re.match(r"^\W*(he|she|his|her|him)\b|^\W*([他她])", opening[0], re.IGNORECASE) if opening else None
+            if (memory.id not in story and pronoun and not _opens_on_someone_new(opening[0], "")
+                    and slot_of(opening[0]) is None and not _OWN_FACT.search(opening[0])
+                    and not re.search(r"\b(?:also|too|as well)\b|也", opening[0], re.IGNORECASE)  # "she's also
+                    and not _THEIR_OWN.match(opening[0])  # retiring in june", 她今年退休了: a fact of her own; "His wife
+                    # Ana…" is someone else; and of a story more than the person ("Tom's surgery"), of that story
+                    and (not more_than_whom or concept_overlap(told_of, concepts_in(memory.content)))):
+                said = (pronoun.group(1) or {"他": "he", "她": "she"}[pronoun.group(2)]).lower()
+                said = {"his": "he", "him": "he", "her": "she"}.get(said, said)
+                whom = next(((names, tells) for names, tells in reversed(named)
+                             if any(pronoun_fits(said, name) for name in names)), None)
+                if whom is not None and (whom[1] or any(_same_person(name, w) for name in whom[0] for w in whose)):
+                    more.add(memory.id)
+                    story.add(memory.id)
+                    last = max(last, memory.created_at)
+                    named.append((whom[0], True))
+                    continue
+            people = _named_in(memory.content)
+            if memory.id in story:
+                named.append((people | whose, True))
+            elif people:
+                named.append((people, False))
+        return more
+
     def _named_again(self, found: set[int], topic: str) -> set[int]:
         """Later messages that open on a firm or place the story happened at (`story_names`)."""
         told = [m for m in self.memories.many(sorted(found)).values() if m.is_episode]
@@ -1309,6 +1420,8 @@ class TopicMatcher:
         found |= self._named_again(found, topic)
         found |= self._told_again(found, topic)
         found |= self._told_on_later(found, topic)
+        found |= self._pointed_back(found, topic)
+        found |= self._said_of_them_later(found, topic)
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it

@@ -79,6 +79,7 @@ from memchat.memory.topic_match import (
     TopicMatcher,
     about,
     continues,
+    points_back,
     private,
     speaks_of_them,
     story_names,
@@ -678,7 +679,7 @@ class MemoryWriter:
                     chat = max(told, key=lambda m: m.created_at).source_session
                     found = [m for m in found if m.source_session == chat]
             if story and found:  # "that thing about Sam": what was told of Sam in confidence, if some of it was
-                told_privately = {m.id for m in found if private(m.content)}
+                told_privately = {m.id for m in found if private(m.content) or m.is_episode and points_back(m.content)}
                 told_privately |= {m.origin_id for m in found if m.id in told_privately and m.origin_id}
                 if told_privately and any(m.id not in told_privately and m.origin_id not in told_privately for m in found):
                     found = [m for m in found if m.id in told_privately or m.origin_id in told_privately]
