@@ -85,6 +85,8 @@ def test_the_firm_a_story_happened_at_names_it_again_later():
     ("我姐那个好消息你别记了", "我姐的好消息"),
     ("欠钱那些别存了", "欠钱"),
     ("年会那件事当没发生过，删了", "年会"),
+    # grumbled at: the matter, not the grumble (round 32, dev forget set 3)
+    ("工资那些破事别记了，烦", "工资"), ("孩子学校那档子事别记了，翻篇了", "孩子学校"),
 ])
 def test_a_forget_request_in_everyday_shapes_names_its_topic(request_text, topic):
     from memchat.memory.forget_requests import forget_request

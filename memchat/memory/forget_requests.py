@@ -313,6 +313,8 @@ def _trim_cn(topic: str) -> str:
     topic = topic.replace("的的", "的")  # 身份那块的事情
     topic = re.sub(rf"(?:你)?(?:给我|帮我)?{_CN_ALL}$", "", topic)  # 女儿的事全部 → 女儿的事
     topic = re.sub(r"(?<=..)(?:这个事?|这事儿?|这件事)?(?:你(?:还是|最好|就|也|干脆)?忘?)?$", "", topic)  # 工资这个你还是 → 工资
+    topic = re.sub(r"(?<=.)(?:的|那)?(?:那些|那点|那档子|那摊子|这些)?(?:破事儿?|烂事儿?|糟心事儿?|屁事儿?|档子事儿?|麻烦事儿?)$", "",
+                   topic)  # 工资那些破事, 孩子学校那档子事: the matter, however it is grumbled at
     topic = _CN_SUFFIX.sub("", _CN_SUFFIX.sub("", topic)).strip(" 。，,…~～")  # 住址相关的信息 → 住址
     if topic in _CN_ONE_CHARACTER_KIN or topic[:1] in _CN_ONE_CHARACTER_KIN and topic[1:2] == "的":
         return f"我{topic}"  # "我姐那个好消息": the sister's, not the character 姐
