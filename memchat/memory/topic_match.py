@@ -121,6 +121,21 @@ _POINTS_BACK = re.compile(
 """A message that opens by pointing back at a story told before: an update, "the X thing:", 上次说的那事, X那事, 后续."""
 
 
+_OUTCOME = re.compile(
+    r"\b(?:came back|come back|results? (?:are|is) (?:in|back)|approved|denied|rejected|granted|refused|closed|settled|"
+    r"signed|scheduled|postponed|adjourned|dropped|cleared|all[- ]clear|went (?:fine|well|ok|okay|badly|smoothly)|"
+    r"is over|finali[sz]ed|paid (?:off|back|out)|payout|landed|came through|hearing|verdict|ruling|sentenced|fined|"
+    r"write-?off|written off|benign|malignant|in remission|discharged|booked in|date (?:is|was) set|moved to|pushed (?:back|to)|"
+    r"decision|offered|agreed to)\b"
+    r"|结果|出来了|下来了|到账|搞定|赢了|输了|判了|赔了|批了|通过了|办完|了结|解决了|签了|撤诉|调解|和解|罚了|出院|复查|约在|定在",
+    re.IGNORECASE)
+"""How the next step or the outcome of a story is told: results came back, approved, settled, 结果出来了, 赔了."""
+_STEP_CONCEPTS = frozenset({"money", "legal", "health", "work"})
+"""What an outcome may name besides the story's own area: a sum, a court, a doctor, the office."""
+_PRIVATE_STORY_WEEKS = 10 * 7 * 86400.0
+"""How long after it was last told a private story's outcome may still come (results, hearings, payouts)."""
+
+
 _STILL_OF_IT = re.compile(r"\b(?:he|she|they|him|her|them|his|it|that)\b", re.IGNORECASE)
 """What an update says of someone or something already told ("Update: I passed! HR closed it out yesterday.")."""
 
@@ -570,8 +585,9 @@ _CALENDAR_WORDS = frozenset("january february march april may june july august s
                             "tuesday wednesday thursday friday saturday sunday christmas easter".split())
 
 
-_CN_NAMED = re.compile(r"(?:老|小)[\u4e00-\u9fff](?<![老小][家时区孩心说事是年师板公婆人])|[\u4e00-\u9fff](?<![我你他她大表堂和跟与同])(?:姐|哥|总)")
-"""Someone called by name in Chinese: 老周, 小雨, 王姐, 李总 (not 老家, 小时, 老师, 老公, 我姐)."""
+_CN_NAMED = re.compile(r"(?:老|小)[\u4e00-\u9fff](?<![老小][家时区孩心说事是年师板公婆人])|阿[\u4e00-\u9fff](?<!阿[姨婆公爸妈哥姐])|"
+                       r"[\u4e00-\u9fff](?<![我你他她大表堂和跟与同])(?:姐|哥|总)")
+"""Someone called by name in Chinese: 老周, 小雨, 阿峰, 王姐, 李总 (not 老家, 小时, 老师, 老公, 阿姨, 我姐)."""
 
 
 def _same_person(said: str, topic_word: str) -> bool:
@@ -1012,7 +1028,8 @@ class TopicMatcher:
         if not told:
             return set()
         people = set(query_terms(" ".join(_PEOPLE.findall(topic)))) | _owners(topic) | _cn_people_pairs(topic)
-        whose = [w for w in re.findall(rf"{_NAME}|{RELATIVES}", topic, re.IGNORECASE) if w.lower() not in STOPWORDS]
+        whose = [w for w in re.findall(rf"\b{_NAME}\b", topic) + re.findall(rf"\b(?:{RELATIVES})\b", topic, re.IGNORECASE)
+                 if w.lower() not in STOPWORDS]  # a name by its capital (never under IGNORECASE), a relative as a word
         whose += [p for p in _CN_PEOPLE if p in topic] + [m.group(0) for m in _CN_NAMED.finditer(topic)]
         more: set[int] = set()
         last = told[-1].created_at
@@ -1109,10 +1126,48 @@ class TopicMatcher:
                     named.append((whom[0], True))
                     continue
             people = _named_in(memory.content)
+            if opens := _OPENS_ON_A_NAME.match(memory.content):
+                people |= {opens.group(1).lower()}  # "Noah came by with the dog": Noah, though he opens it
             if memory.id in story:
                 named.append((people | whose, True))
             elif people:
                 named.append((people, False))
+        return more
+
+    def _outcome_later(self, found: set[int], topic: str) -> set[int]:
+        """Later messages that tell the next step or the outcome of a private story (health, the law, money trouble…)
+        with none of its words: "Assessor came Thursday, car's a write-off.", "The consultant says surgery in May.",
+        "处理结果出来了：口头警告", "保险公司说全赔" — opening on no one, the user or someone in a role the story involves,
+        while it is still the last private story told, and naming nothing of another part of life."""
+        told = sorted((m for m in self.memories.many(sorted(found)).values() if m.is_episode), key=lambda m: m.created_at)
+        area = {c for m in told for c in concepts_in(m.content) if c in PRIVATE_CONCEPTS}
+        if not told or not area:
+            return set()
+        allowed = {c for name in area for c in (name, *ancestors(name))} | _STEP_CONCEPTS
+        last = told[-1].created_at
+        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
+                                     "AND created_at <= ? ORDER BY created_at, id LIMIT 400",
+                                     (EPISODE, told[0].created_at, last + _PRIVATE_STORY_WEEKS))
+        story = {m.id for m in told}
+        more: set[int] = set()
+        for row in rows:
+            memory = self.memories.get(row["id"])
+            if memory is None or memory.created_at > last + _PRIVATE_STORY_WEEKS:
+                break
+            if memory.id in story:
+                continue
+            said = concepts_in(memory.content)
+            opening = told_units(memory.content)[:1]
+            if (opening and _OUTCOME.search(memory.content) and not said - allowed
+                    and (_STORY_ROLE.match(opening[0]) or not (_opens_on_someone_new(opening[0], "")
+                                                               or _NAMED_FIRST.match(opening[0])
+                                                               or _OPENS_ON_SOMEONE.match(opening[0])
+                                                               or _GOES_ON.match(opening[0])))):
+                more.add(memory.id)
+                story.add(memory.id)
+                last = max(last, memory.created_at)
+            elif said & PRIVATE_CONCEPTS:
+                break  # another private story was told since: what follows may be its outcome
         return more
 
     def _named_again(self, found: set[int], topic: str) -> set[int]:
@@ -1422,6 +1477,7 @@ class TopicMatcher:
         found |= self._told_on_later(found, topic)
         found |= self._pointed_back(found, topic)
         found |= self._said_of_them_later(found, topic)
+        found |= self._outcome_later(found, topic)
         memories = self.memories.many(sorted(found))
         # an area is the user's own, not their work; for one of the user's slots ("my birthday"), a sentence
         # of the user's own must say it
