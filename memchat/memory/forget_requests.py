@@ -512,6 +512,26 @@ _WHO_ELSE = re.compile(rf"\babout\s+(?P<name>[A-Z][^\W\d_A-Z]{{2,}})\b|\b(?P<kin
                        rf"|(?P<cn>我(?:{CN_PEOPLE_WORDS.pattern}))")
 
 
+_KIN_AFTER_A_NAME = re.compile(r"\b([A-Za-z][a-z]{2,})(?:'s|’s)?\s+(ex|ex-(?:wife|husband|girlfriend|boyfriend|partner)|"
+                               r"wife|husband|girlfriend|boyfriend|gf|bf|partner|fianc[eé]e?|mum|mom|dad|brother|sister|"
+                               r"son|daughter|kids?|boss)\b")
+_NOT_AN_OWNER = re.compile(r"(?:my|our|his|her|their|your|the|a|an|and|with|about|of|new|old|former|late|first|second|"
+                           r"current|crazy|toxic|abusive|jealous|evil|horrible|psycho|nightmare|deadbeat|lovely|sweet|"
+                           r"real|actual|biological|step|half|best|older|younger|big|little|eldest|youngest|poor|dear|"
+                           r"that|this|whole|future|other|\w+(?:ly|ed|ing|ful|ous|ive|ic))", re.IGNORECASE)
+
+
+def _owner_marked(topic: str) -> str:
+    """"the kev ex thing", "kevs ex": a name before a word for someone of theirs is whose they are ("kev's ex"), so
+    the story is the ex's, not all said of Kev. "my toxic ex" and "the new boss" name no one before."""
+    def marked(match: re.Match[str]) -> str:
+        word = match.group(1)
+        if _NOT_AN_OWNER.fullmatch(word) or concepts_in(word) and not concepts_in(word) & PEOPLE_CONCEPTS:
+            return match.group(0)
+        return f"{word}'s {match.group(2)}"
+    return _KIN_AFTER_A_NAME.sub(marked, topic)
+
+
 def _whose(topic: str, text: str) -> str:
     """A topic that names someone by "her", "his" or 他 ("Forget her news for now", 他住院那事) names whom the rest
     of the request does ("…shouldn't have told you about Lucy", "我爸不想让人知道")."""
@@ -560,7 +580,7 @@ def forget_request(text: str) -> ForgetRequest | None:
     if request is not None and request.topic and (told := _by_order(request.topic)) is not None:
         return ForgetRequest("", told=told)
     if request is not None and request.topic:
-        request = replace(request, topic=_whose(request.topic, text),
+        request = replace(request, topic=_owner_marked(_whose(request.topic, text)),
                           last_time=not request.latest and bool(_LAST_TIME.search(text)))
     if request is None or not request.topic or request.latest or not _A_THING.search(text) or _ALL_OF_IT.search(text):
         return request

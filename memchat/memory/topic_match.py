@@ -369,10 +369,14 @@ _CN_GRAMMAR = frozenset("上下里中前后内外边时间天年月日号个只�
 story (肺上那个结节 is 肺 and 结节; 借钱给我弟弟 is 借 and 钱)."""
 
 
+_CN_COUPLE = re.compile(r"小两口|两口子|夫妻俩|夫妻|他们俩|她们俩|他俩|她俩|俩人|两个人|一家人|一家子")
+"""Two or more people at once (两口子吵架 is 吵架): whose story, not what happened — and 两, 口 are in 小两口 too."""
+
+
 def _story_chars(story: str) -> list[str]:
     """A Chinese story's own characters, a space for each that is not one: the people in it are whose, not what
     ("儿媳吵架" is 吵架), and what only places, times or joins tells nothing."""
-    story = CN_PEOPLE_WORDS.sub(" ", re.sub(CN_RELATIVES, " ", story))
+    story = CN_PEOPLE_WORDS.sub(" ", re.sub(CN_RELATIVES, " ", _CN_COUPLE.sub(" ", story)))
     return [c if has_cjk(c) and c not in CJK_STOP_CHARS | CJK_PARTICLES | _CN_GRAMMAR else " " for c in story]
 
 
@@ -407,7 +411,8 @@ def _cn_says(core: str, text: str) -> bool:
     story = core[whose.end():] if whose else ""
     if len(story) >= 2:  # the one it is of, and the story's own characters or its concept ("老陈前阵子找他同学借了
         person = re.sub(r"^(?:我们|我|用户)的?|的$", "", whose.group(0))  # 两万"), not a price ("三百块钱")
-        return person in text and (cn_tells(story, text) or concept_overlap(_story_concepts(story), concepts_in(text)))
+        return person in text and (cn_tells(story, text)  # what happened, not who ("两口子吵架": not 小两口开了家面馆)
+                                   or concept_overlap(_story_concepts(story) - PEOPLE_CONCEPTS, concepts_in(text)))
     chars = {t for t in query_terms(core) if is_single_cjk(t)}
     return keyword_overlap(core, text) >= 0.5 or (len(chars) >= 2 and chars <= set(text))
 
