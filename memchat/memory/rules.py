@@ -13,6 +13,7 @@ from memchat.memory.forget_requests import forget_request, forget_topic, topic_p
 from memchat.memory.secrets import secret_kind, talks_about_credentials
 from memchat.memory.segment import CN_QUESTION, split_sentences
 from memchat.memory.slots import slot_of
+from memchat.memory.timeexpr import first_time
 
 __all__ = ["forget_request", "forget_topic", "talks_about_credentials", "topic_parts"]  # re-exported: rules are read from here
 
@@ -30,6 +31,12 @@ _LEADING_CHATTER = re.compile(r"^(?:(?:ok(?:ay)?|so|and|but|also|hey|hi|um+|hmm+
                               r"question)\b[\s,.:!-]*)+", re.IGNORECASE)
 """What may come before a question's first word ("ok so how do I…"): then only a wh-word makes it a question
 ("So is my sister, she's a nurse" is not one)."""
+_DID_IT = re.compile(r"^(?:did|had|done|finished)\s+(?!(?:you|u|ya|he|she|they|it|we|i|anyone|anybody|somebody|someone|"
+                     r"everyone|everybody|that|this|not|n't)\b)(?!(?:my|our|the)\s+(?:\w+\s+)?(?:mum|mom|dad|wife|husband|"
+                     r"partner|boss|brother|sister|son|daughter|friend|kids?|girlfriend|boyfriend|parcel|package|post)\b)\w",
+                     re.IGNORECASE)
+"""A statement that drops its "I" ("did the three peaks on sat, 11h40"), told with a figure or a time, not a question
+("Did you see the match?", "Did it rain yesterday" ask)."""
 _WH_START = re.compile(r"^(?:what|who|where|when|why|how|which)\b", re.IGNORECASE)
 
 
@@ -139,6 +146,8 @@ def is_question(sentence: str) -> bool:
         return not (_TRAILING_OFF.match(stripped) or _STANDING_REQUEST.search(stripped))
     if _CONDITION.match(stripped):
         return False
+    if _DID_IT.match(stripped) and (re.search(r"\d", stripped) or first_time(stripped, 0.0) is not None):
+        return False  # "Did my driving theory test this morning, 48 out of 50.": what the user did, subject dropped
     return (bool(_QUESTION_START.match(stripped)) or bool(_WH_START.match(_LEADING_CHATTER.sub("", stripped)))
             or bool(CN_QUESTION.search(stripped)))
 
