@@ -996,6 +996,9 @@ def test_a_habit_ended_leaves_the_likings_it_does_not_name(tmp_path):
     ("He agreed to go to rehab!", True), ("She refuses to see anyone.", True), ("He asked me for money.", True),
     ("He's a chef.", True), ("She was surprisingly kind about it.", False), ("he's so embarrassed", False),
     ("She's a mess.", False), ("They loved it.", False),
+    # a tie begun or a thing gone, in the fewest words (held-out set S)
+    ("jo n me r official now", True), ("van's gone.", True), ("the bike is gone", True),
+    ("it's gone quiet", False), ("that's gone well", False),
 ])
 def test_what_someone_just_spoken_of_did_is_content(text, kept):
     """"My dad's drinking… / He agreed to go to rehab!": news of someone in a few words had fewer than three content words

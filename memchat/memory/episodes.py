@@ -140,8 +140,13 @@ _ONES_PERSON_DOING = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{RELATIVES})\b(?
 """Someone in the user's life doing something: "ugh my ex texted me again" is news in few words; "sorry my friend,
 typo" and "oh my god girl" are not."""
 _BOND_CHANGED = re.compile(r"\b(?:split up|broke up|broken up|divorced|got engaged|got married|moved in together|"
-                           r"got back together|called it quits)\b", re.IGNORECASE)
-"""A tie begun or ended is news in the fewest words: "me and ola split up.", "we got engaged!"."""
+                           r"got back together|called it quits|made it official|(?:are|r|'re)\s+(?:now\s+)?(?:official|"
+                           r"exclusive|a couple|an item|engaged|married)|official now)\b"
+                           r"|^\W*(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?!(?:it|that|this|there|what|everything|all)\b)"
+                           r"[a-z]+(?:'s|’s|\s+is|\s+has)\s+(?:gone|been sold|sold|died|passed away|been put down)\b",
+                           re.IGNORECASE)
+"""A tie begun or ended, or a thing gone, is news in the fewest words: "me and ola split up.", "we got engaged!", "jo n
+me r official now", "van's gone."."""
 
 
 def kept_sentences(text: str) -> list[str]:
