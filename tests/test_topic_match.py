@@ -26,6 +26,11 @@ from memchat.memory.topic_match import about
     ("my visa situation", "Good news, USCIS approved it!"),
     ("the eviction thing", "Went to the tenants' union meeting last night."),
     ("my meds", "The side effects are rough this week."),
+    # a story asked after in everyday words, told in others (held-out set S, as a helper described its kinds)
+    ("grandad being poorly", "Grandad had a mini-stroke on Sunday, he's on the stroke unit."),
+    ("the breakup", "Priya and I are taking some time apart, she's staying at her sister's."),
+    ("my difficulties at work", "My manager put me on a formal capability review."),
+    ("欠账的事", "我欠账三万，还不上了。"),
 ])
 def test_a_sentence_of_the_story_is_about_the_topic_in_other_words(topic, sentence):
     assert about(topic, sentence), (concepts_in(topic), concepts_in(sentence))

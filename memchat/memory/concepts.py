@@ -111,7 +111,7 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                     "insolvency|borrow|borrows|borrowed|borrowing|lend|lends|lending|bills|ctc|lpa|lakh|lakhs|crore|crores|"
                     "take-home|take home pay|net pay|gross pay|per annum|工资|收入|薪水|年薪|月薪|薪资|欠钱|借钱|欠了|欠款|欠债|"
                     "外债|借款|借给|还钱|周转|贷款|房贷|存款|破产"),
-    ("debt", "money", "debt|debts|in debt|arrears|欠了|还不上|花呗|借呗|信用卡欠|fallen behind on|behind on my|overdue|loan shark|loan sharks|payday loan|"
+    ("debt", "money", "debt|debts|in debt|arrears|欠了|欠账|还不上|花呗|借呗|信用卡欠|fallen behind on|behind on my|overdue|loan shark|loan sharks|payday loan|"
                       "debt collector|debt collectors|bailiffs|credit card debt|maxed out|欠钱|欠债|欠款|外债|高利贷|网贷|套现|"
                       "催收|拆东墙补西墙"),
     ("immigration", None, "immigration status|身份|visa|visas|h-1b|h1b|green card|work permit|residence permit|out of status|deportation|deported|"
@@ -124,10 +124,13 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("separation", "marriage", "split up|splitting up|splits up|separating|separated|separation|divorce|divorcing|divorced|"
                          "broke up|breaking up|break-up|breakup|called it quits|an affair|the affair|his affair|her affair|cheating on him|"
                          "cheating on her|cheating on me|cheated on him|cheated on her|cheated on me|marriage counselling|"
-                         "couples counselling|kicked him out|kicked her out|分手|离婚|分居|出轨|外遇"),
+                         "couples counselling|kicked him out|kicked her out|taking a break|taking some time apart|"
+                         "time apart|on a break|ended things|called off the engagement|分手|离婚|分居|出轨|外遇"),
     ("quarrel", None, "argument|arguments|arguing|argued|falling out|fell out|row with|rowing|吵架|吵起来|吵了一架|冷战|"
                       "闹矛盾|闹别扭"),
     ("work trouble", "work", "disciplinary|written warning|final warning|formal warning|gross misconduct|misconduct|"
+                             "difficulties at work|problems at work|trouble at work|capability review|capability process|"
+                             "investigation at work|under investigation|"
                              "performance improvement plan|suspended from work|suspended from the|suspended without pay|"
                              "处分|记过|大过|停职|通报批评|挨批|被批评|警告处分|hr complaint|complaint against|filed a complaint|formal complaint|grievance|reported my boss|reported my manager|reported him to hr|reported her to hr|harassment|harassing|bullying at work|投诉|举报|性骚扰"),
     ("job loss", None, "laid off|made redundant|redundancy|redundancies|fired|sacked|lost his job|lost her job|lost their job|"
@@ -166,6 +169,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     ("domestic abuse", None, "domestic abuse|domestic violence|abusive|abuser|abused|hits his wife|hit his wife|"
                              "hitting his wife|beats his wife|beat his wife|hits his girlfriend|hit his girlfriend|家暴|打老婆|打老公|打媳妇|虐待"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
+                     "poorly|unwell|been ill|fell ill|taken ill|seriously ill|really ill|very ill|off sick|been sick|"
+                     "sick leave|mini-stroke|mini stroke|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
                      "住院|出院|手术|发烧|肺炎|感冒|看病|病了|dementia|alzheimer's|alzheimers|parkinson's|cancer|tumour|"
                      "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|surgery|bypass|cardiac|rehab|discharged|biopsy|"
