@@ -1566,3 +1566,23 @@ def test_a_couple_in_a_chinese_topic_is_whose_story_not_what_happened():
     from memchat.memory.topic_match import _cn_says
     assert _cn_says("小敏两口子吵架", "前天小敏跟阿强吵了一架，闹得挺凶")
     assert not _cn_says("小敏两口子吵架", "二女儿小敏跟女婿阿强住在苏州，小两口开了家面馆")
+
+
+def test_a_forget_retires_the_notes_any_chat_kept_of_it(tmp_path):
+    """A forget request in a later chat (or an imported one) retires the cross-turn notes of every chat that tell the
+    story, not only the notes of its own chat that hold every word of the topic (round 32, held-out forget set S)."""
+    import json
+
+    from memchat.pipeline.importer import import_transcript
+    services = fake_services(tmp_path)
+    lines = [{"session": "a", "role": "user", "ts": "2026-03-02T20:00:00",
+              "content": "My brother Luis got arrested on Friday, he never learns, the hearing is on the 9th."},
+             {"session": "b", "role": "user", "ts": "2026-03-09T20:00:00",
+              "content": "Please forget what I told you about Luis getting arrested."}]
+    source = tmp_path / "chats.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    import_transcript(services, source)
+    notes = [n.text for s in services.sessions.all() for n in services.sessions.notes(s.id)]
+    assert not any("hearing" in n for n in notes), notes
+    retired = services.db.scalar("SELECT COUNT(*) FROM notes WHERE active = 0")
+    assert retired >= 1

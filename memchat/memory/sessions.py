@@ -9,6 +9,7 @@ folded into the session's rolling summary.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from memchat.memory.secrets import redact
 from memchat.memory.store import Database, Row
@@ -269,12 +270,16 @@ class SessionStore:
         )
         return [Note(r["id"], r["session_id"], r["text"], r["created_at"]) for r in rows]
 
-    def forget_notes(self, session_id: int, topic: str) -> list[str]:
-        """Retire the session's notes that mention every word of `topic`; returns their texts."""
+    def forget_notes(self, session_id: int | None, topic: str, about: Callable[[str], bool] | None = None) -> list[str]:
+        """Retire the notes of a session (of every session when `session_id` is None) that mention every word of
+        `topic`, or that `about` says tell it; returns their texts."""
         wanted = set(query_terms(topic))
         if not wanted:
             return []
-        gone = [n for n in self.notes(session_id) if wanted <= set(search_terms(n.text))]
+        notes = self.notes(session_id) if session_id is not None else [
+            Note(r["id"], r["session_id"], r["text"], r["created_at"])
+            for r in self.db.rows("SELECT * FROM notes WHERE active = 1 ORDER BY id")]
+        gone = [n for n in notes if wanted <= set(search_terms(n.text)) or about is not None and about(n.text)]
         for note in gone:
             self.db.execute("UPDATE notes SET active = 0 WHERE id = ?", (note.id,))
         return [n.text for n in gone]

@@ -330,7 +330,7 @@ class Conversation:
             topic, latest=request.latest, previous=previous.id if previous else -1, story=request.story,
             last_time=request.last_time, told=self.services.writer.told_by_order(request, self.session.id,
                                                                                  message.created_at), kept=not_kept)
-        for note in self.services.sessions.forget_notes(self.session.id, topic):  # none without a topic
+        for note in self.services.sessions.forget_notes(None, topic, lambda note: about(topic, note)):  # every chat's
             outcomes.append(WriteOutcome("deleted", note, f"note retired: forget request: {topic}"))
         if topic and not not_kept and not any(o.action == "deleted" for o in outcomes):  # the user picks from what is close
             outcomes += [WriteOutcome("skipped", m.content, FORGET_OFFER, m.id)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from memchat.memory.rules import forget_request
+from memchat.memory.topic_match import about
 from memchat.pipeline.services import Services
 from memchat.types import ExtractionFailure, Message, WriteOutcome
 
@@ -35,6 +37,17 @@ def extract(services: Services, message: Message, text: str | None = None) -> Ex
         outcomes, failures = [], [ExtractionFailure(raw_output="", error=f"{type(exc).__name__}: {exc}")]
     for failure in failures:
         sessions.add_extraction_failure(message.session_id, message.id, failure.raw_output, failure.error)
+    if any(o.action == "deleted" for o in outcomes) and (request := forget_request(message.content)) and request.topic:
+        topic = request.topic  # the notes any chat kept of what went, imported chats too ("It's about Grandma's place…")
+        told = [" ".join(r["content"].split()) for r in services.db.rows(  # what forgetting took, as it was said
+            "SELECT content FROM memories WHERE kind = 'episode' AND status = 'deleted'")]
+
+        def tells(note: str) -> bool:
+            return about(topic, note) or any(" ".join(note.split()) in text for text in told)
+
+        with services.db.transaction():
+            outcomes += [WriteOutcome("deleted", note, f"note retired: forget request: {topic}")
+                         for note in sessions.forget_notes(None, topic, tells)]
     return outcomes, failures
 
 
