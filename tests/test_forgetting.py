@@ -1586,3 +1586,17 @@ def test_a_forget_retires_the_notes_any_chat_kept_of_it(tmp_path):
     assert not any("hearing" in n for n in notes), notes
     retired = services.db.scalar("SELECT COUNT(*) FROM notes WHERE active = 0")
     assert retired >= 1
+
+
+def test_a_deposit_kept_and_won_back_is_one_story(tmp_path):
+    """Tried as a user: "my landlord kept my whole deposit…" / "Update on the deposit thing: …" / "The adjudicator decided
+    in my favour, they're paying back 750." — the last, the outcome, stayed after "forget everything about the deposit"."""
+    services = fake_services(tmp_path)
+    _told(services, "ugh, my landlord kept my whole deposit, says I scuffed the walls. 900 quid.",
+          "Made a lasagne tonight, first one that held together.",
+          "Update on the deposit thing: I filed a claim with the deposit scheme.",
+          "The adjudicator decided in my favour, they're paying back 750.")
+    services.writer.process("Please forget everything about the deposit, it's sorted now.", session_id=None,
+                            message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "750" not in alive and "scheme" not in alive and "lasagne" in alive, alive

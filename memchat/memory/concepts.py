@@ -152,7 +152,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                         "shitcoin|nft|nfts|币圈|炒币|比特币|虚拟币|数字货币"),
     ("housing trouble", "home", "housing|eviction|evicted|eviction notice|behind on rent|behind on the rent|rent arrears|"
                                 "foreclosure|repossessed|repossession|kicked out of the flat|tenants' union|tenants union|tenant union|housing court|"
-                                "notice to quit|section 21|notice of default|被房东赶|催租|欠房租|房租交不上|押金|退租"),
+                                "notice to quit|section 21|notice of default|kept my deposit|kept my whole deposit|kept the deposit|deposit back|"
+                                "deposit scheme|deposit dispute|被房东赶|催租|欠房租|房租交不上|押金|退租"),
     ("family conflict", None, "falling out|fell out|massive fight|big fight|huge fight|blew up at|screaming match|"
                               "haven't spoken|not speaking|stopped speaking|cut me off|disowned|吵架|吵翻|闹翻|冷战|断绝关系|大吵"),
     ("tax", "money", "tax|taxes|irs|hmrc|tax return|tax bill|back taxes|audit|audited|auditing|tax audit|"

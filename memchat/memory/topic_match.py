@@ -126,7 +126,8 @@ _OUTCOME = re.compile(
     r"signed|scheduled|postponed|adjourned|dropped|cleared|all[- ]clear|went (?:fine|well|ok|okay|badly|smoothly)|"
     r"is over|finali[sz]ed|paid (?:off|back|out)|payout|landed|came through|hearing|verdict|ruling|sentenced|fined|"
     r"write-?off|written off|benign|malignant|in remission|discharged|booked in|date (?:is|was) set|moved to|pushed (?:back|to)|"
-    r"decision|offered|agreed to)\b"
+    r"decision|decided|offered|agreed to|in my favou?r|refund(?:ed)?|paying (?:it |me )?back|pay (?:it |me )?back|"
+    r"won the case|lost the case)\b"
     r"|结果|出来了|下来了|到账|搞定|赢了|输了|判了|赔了|批了|通过了|办完|了结|解决了|签了|撤诉|调解|和解|罚了|出院|复查|约在|定在",
     re.IGNORECASE)
 """How the next step or the outcome of a story is told: results came back, approved, settled, 结果出来了, 赔了."""
