@@ -1600,3 +1600,15 @@ def test_a_deposit_kept_and_won_back_is_one_story(tmp_path):
                             message_id=None, now=9 * DAY)
     alive = _alive(services)
     assert "750" not in alive and "scheme" not in alive and "lasagne" in alive, alive
+
+
+def test_the_next_step_of_a_private_story_told_later_goes_with_it(tmp_path):
+    """A step with a date in the story's part of life ("The op is on the 12th.") and someone in a role the story
+    involves ("dr sandhu says crutches for three weeks") go with the story; signing up for a class stays."""
+    services = fake_services(tmp_path)
+    _told(services, "My knee MRI showed a torn meniscus, I'm gutted.", "Signed up for the Saturday pottery class.",
+          "The op is on the 12th of May.", "dr sandhu says crutches for three weeks after.")
+    services.writer.process("Can you forget the knee stuff?", session_id=None, message_id=None, now=9 * DAY)
+    alive = _alive(services)
+    assert "12th" not in alive and "crutches" not in alive and "meniscus" not in alive, alive
+    assert "pottery" in alive, alive

@@ -171,7 +171,8 @@ _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
                              "hitting his wife|beats his wife|beat his wife|hits his girlfriend|hit his girlfriend|家暴|打老婆|打老公|打媳妇|虐待"),
     ("health", None, "health|healthy|medical|condition|illness|doctor|gp|hospital|diagnosed|diagnosis|symptom|symptoms|"
                      "poorly|unwell|been ill|fell ill|taken ill|seriously ill|really ill|very ill|off sick|been sick|"
-                     "sick leave|mini-stroke|mini stroke|"
+                     "sick leave|mini-stroke|mini stroke|the op|my op|his op|her op|op went|post-op|pre-op|crutches|"
+                     "stitches out|"
                      "flare|flares|flare-up|flare-ups|chronic|身体|健康|毛病|生病|医生|医院|体检|症状|诊断|确诊|病情|"
                      "住院|出院|手术|发烧|肺炎|感冒|看病|病了|dementia|alzheimer's|alzheimers|parkinson's|cancer|tumour|"
                      "tumor|stroke|heart attack|chemo|chemotherapy|radiotherapy|surgery|bypass|cardiac|rehab|discharged|biopsy|"

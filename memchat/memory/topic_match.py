@@ -123,7 +123,7 @@ _POINTS_BACK = re.compile(
 
 _OUTCOME = re.compile(
     r"\b(?:came back|come back|results? (?:are|is) (?:in|back)|approved|denied|rejected|granted|refused|closed|settled|"
-    r"signed|scheduled|postponed|adjourned|dropped|cleared|all[- ]clear|went (?:fine|well|ok|okay|badly|smoothly)|"
+    r"signed(?! up\b)|scheduled|postponed|adjourned|dropped|cleared|all[- ]clear|went (?:fine|well|ok|okay|badly|smoothly)|"
     r"is over|finali[sz]ed|paid (?:off|back|out)|payout|landed|came through|hearing|verdict|ruling|sentenced|fined|"
     r"write-?off|written off|benign|malignant|in remission|discharged|booked in|date (?:is|was) set|moved to|pushed (?:back|to)|"
     r"decision|decided|offered|agreed to|in my favou?r|refund(?:ed)?|paying (?:it |me )?back|pay (?:it |me )?back|"
@@ -525,8 +525,10 @@ _SHIFT = re.compile(r"^\W*(?:(?:but|and|though)\s+)?(?:also|anyway|anyways|btw|b
 """How a sentence turns to something else ("Also my cousin is getting married", "In other news…", "对了，我下个月…")."""
 _STORY_ROLE = re.compile(r"^\W*(?:(?:the|his|her|their|my|our)\s+)?(?:doctors?|gp|surgeon|consultant|specialist|nurses?|lawyer|solicitor|"
                          r"attorney|public defender|barrister|police|cops|judge|therapist|counsell?or|school|teachers?|hr|"
-                         r"landlord|bank|debt collectors?|bailiffs?)\b(?:,[^,]{1,30},)?\s+(?:says?|said|saying|told|thinks?|reckons?|advises?|advised|"
-                         r"wants?|called|rang|came)\b|^(?:医生|大夫|律师|警察|对方|法院|老师|学校|银行|公司那边|咨询师|心理医生|班主任)",
+                         r"landlord|bank|debt collectors?|bailiffs?|insurers?|insurance|adjudicator|assessor|accountant|"
+                         r"dr\.? [a-z]+|doc|consultant [a-z]+)\b(?:,[^,]{1,30},)?\s+(?:says?|said|saying|told|thinks?|reckons?|"
+                         r"advises?|advised|wants?|called|rang|came)\b|^(?:医生|大夫|律师|警察|对方|法院|老师|学校|银行|公司那边|"
+                         r"咨询师|心理医生|班主任|保险公司|交警|派出所|民警|人事|中介)",
                          re.IGNORECASE)
 """Someone a story involves, saying what happens next: "His public defender says…", "My solicitor advises…", "医生说…"."""
 _OPENS_UNSAID = re.compile(r"^\W*(?:turns out|hasn't|hadn't|doesn't|isn't|wasn't)\b|\b(?:apparently|reportedly|allegedly)\b",
@@ -1149,7 +1151,10 @@ class TopicMatcher:
         area = {c for m in told for c in concepts_in(m.content) if c in PRIVATE_CONCEPTS}
         if not told or not area:
             return set()
-        allowed = {c for name in area for c in (name, *ancestors(name))} | _STEP_CONCEPTS
+        own_area = {c for name in area for c in (name, *ancestors(name))}
+        allowed = own_area | _STEP_CONCEPTS
+        someones = bool(_PEOPLE.search(topic) or concepts_in(topic) & PEOPLE_CONCEPTS or _cn_people_pairs(topic)
+                        or not any(_AS_ME.search(m.content) or _of_my_own(m.content) for m in told))
         last = told[-1].created_at
         rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
                                      "AND created_at <= ? ORDER BY created_at, id LIMIT 400",
@@ -1163,8 +1168,15 @@ class TopicMatcher:
             if memory.id in story:
                 continue
             said = concepts_in(memory.content)
+            if said & PRIVATE_CONCEPTS - own_area:
+                break  # another private story was told since ("My GP wants a scan…" after the mortgage): what
+                # follows may be its outcome
             opening = told_units(memory.content)[:1]
-            if (opening and _OUTCOME.search(memory.content) and not said - allowed
+            step = (_OUTCOME.search(memory.content) or _STORY_ROLE.match(opening[0]) if opening else False) or (
+                not someones and said & area and first_time(memory.content, memory.created_at) is not None)
+            # a date in the story's part of life is its next step ("The op is on the 12th") — of the user's own
+            # story: after dawn's cancer, "up at dawn tomorrow for my hospital appointment" is the user's
+            if (opening and step and not said - allowed
                     and (_STORY_ROLE.match(opening[0]) or not (_opens_on_someone_new(opening[0], "")
                                                                or _NAMED_FIRST.match(opening[0])
                                                                or _OPENS_ON_SOMEONE.match(opening[0])
