@@ -1477,6 +1477,22 @@ def test_a_later_message_that_points_back_at_the_story_goes_with_it(tmp_path):
     assert "lasagne" in alive and "plumber" in alive, alive  # another story's update stays
 
 
+def test_a_story_told_on_for_months_goes_whole_while_each_step_follows_the_last_within_weeks(tmp_path):
+    """The weeks a story's follow-ups are looked for run from its last step, not from its first telling: an update five
+    weeks after the story and another five weeks after that both go."""
+    services = fake_services(tmp_path)
+    for week, text in [(0, "My landlord kept my whole deposit, says I scuffed the walls."),
+                       (1, "Made a lasagne tonight, first one that held together."),
+                       (5, "Update: I filed a complaint about the landlord with the council."),
+                       (10, "Update: the landlord's hearing is set for march.")]:
+        services.writer.process(text, session_id=None, message_id=None, now=DAY + week * 7 * DAY)
+    services.writer.process("Can you forget everything about the deposit?", session_id=None, message_id=None,
+                            now=30 * 7 * DAY)
+    alive = _alive(services)
+    assert "complaint" not in alive and "march" not in alive and "scuffed" not in alive, alive
+    assert "lasagne" in alive, alive
+
+
 def test_a_later_chinese_message_that_points_back_at_the_story_goes_with_it(tmp_path):
     services = fake_services(tmp_path)
     _told(services, "气死，退租的时候房东扣了我全部押金，说墙被我弄脏了", "新家楼下有个菜市场，买菜方便多了",

@@ -374,6 +374,14 @@ class MemoryStore:
         kept = sorted({(m.created_at, m.source_message) for m in rows}, key=lambda k: k[0])[:messages]
         return [m for m in rows if (m.created_at, m.source_message) in kept]
 
+    def episodes_from(self, since: float, after_id: int, until: float, limit: int = 100) -> list[Memory]:
+        """Active episodes told after the point (`since`, `after_id`) — later, or at the same moment with a higher
+        id — and no later than `until`, oldest first: a page of what was said after a story."""
+        return [_memory(r) for r in self.db.rows(
+            "SELECT * FROM memories WHERE kind = ? AND status = 'active' AND created_at <= ? "
+            "AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?",
+            (EPISODE, until, since, since, after_id, limit))]
+
     def distilled_from(self, episode_id: int) -> list[Memory]:
         """The active and pending typed memories distilled from an episode."""
         return [_memory(r) for r in self.db.rows(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from memchat.memory.concepts import (
     CN_PEOPLE_WORDS,
@@ -54,6 +54,8 @@ FORGET_MARGIN = 0.2
 """A memory sharing a word with a forget topic goes when it is this much closer to the topic than the
 median of the topic's 30 nearest memories (never below 0.3; only once there are MIN_BACKGROUND of
 them), or at FORGET_SIMILARITY in any case."""
+_AFTER_ALL_IDS = 1 << 62
+"""An id after every other: a window from a moment starts after all told at that moment."""
 _NAME = r"[A-Z][^\W\d_A-Z]{2,}"
 """A name: a capital and two or more letters, accented ones too ("Zoë", "José")."""
 _PEOPLE = re.compile(rf"\b(?:{_NAME}|ex|{RELATIVES})\b")
@@ -939,6 +941,25 @@ def _in_other_forms(part: str) -> list[str]:
     return variants
 
 
+class _Weeks:
+    """The active episodes told in the weeks after a story, oldest first, for as long as it goes on: a message
+    taken into the story (`goes_on`) keeps the window open `weeks` past itself."""
+
+    def __init__(self, memories: MemoryStore, told: Sequence[Memory], weeks: float, with_told: bool = False) -> None:
+        self.memories, self.weeks = memories, weeks
+        self.end = told[-1].created_at + weeks
+        self._at = (told[0].created_at, -1 if with_told else _AFTER_ALL_IDS)
+
+    def __iter__(self) -> Iterator[Memory]:
+        while page := self.memories.episodes_from(*self._at, self.end):
+            for memory in page:
+                self._at = (memory.created_at, memory.id)
+                yield memory
+
+    def goes_on(self, memory: Memory) -> None:
+        self.end = max(self.end, memory.created_at + self.weeks)
+
+
 class TopicMatcher:
     def __init__(self, memories: MemoryStore) -> None:
         self.memories = memories
@@ -1040,13 +1061,10 @@ class TopicMatcher:
                  if w.lower() not in STOPWORDS]  # a name by its capital (never under IGNORECASE), a relative as a word
         whose += [p for p in _CN_PEOPLE if p in topic] + [m.group(0) for m in _CN_NAMED.finditer(topic)]
         more: set[int] = set()
-        last = told[-1].created_at
-        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
-                                     "AND created_at <= ? ORDER BY created_at LIMIT 400",
-                                     (EPISODE, told[0].created_at, last + _STORY_WEEKS))
-        for memory in self.memories.many([r["id"] for r in rows if r["id"] not in found]).values():
-            if memory.created_at > last + _STORY_WEEKS:
-                break
+        weeks = _Weeks(self.memories, told, _STORY_WEEKS)
+        for memory in weeks:
+            if memory.id in found:
+                continue
             tells = [s for s in split_sentences(memory.content) if _tells_the_story(topic, s, bool(people or whose))]
             if not tells:
                 continue
@@ -1057,7 +1075,7 @@ class TopicMatcher:
             elif _opens_on_someone_new(tells[0], "") or _NAMED_FIRST.match(tells[0]) or _OPENS_ON_SOMEONE.match(tells[0]):
                 continue
             more.add(memory.id)
-            last = max(last, memory.created_at)
+            weeks.goes_on(memory)
         return more
 
     def _pointed_back(self, found: set[int], topic: str) -> set[int]:
@@ -1070,13 +1088,10 @@ class TopicMatcher:
         said = " ".join([topic, *(m.content for m in told)])
         words, concepts = set(search_terms(said)), concepts_in(said)
         more: set[int] = set()
-        last = told[-1].created_at
-        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
-                                     "AND created_at <= ? ORDER BY created_at LIMIT 400",
-                                     (EPISODE, told[0].created_at, last + _STORY_WEEKS))
-        for memory in self.memories.many([r["id"] for r in rows if r["id"] not in found]).values():
-            if memory.created_at > last + _STORY_WEEKS:
-                break
+        weeks = _Weeks(self.memories, told, _STORY_WEEKS)
+        for memory in weeks:
+            if memory.id in found:
+                continue
             back = _POINTS_BACK.match(memory.content)
             if back is None:
                 continue
@@ -1089,7 +1104,7 @@ class TopicMatcher:
                     set(search_terms(memory.content)) - _NO_STORY - _VAGUE - _EVERYDAY_WORDS - STOPWORDS & words):
                 continue  # "update: new phone arrived" is news of its own; "Update: she ended it with him." is not
             more.add(memory.id)
-            last = max(last, memory.created_at)
+            weeks.goes_on(memory)
         return more
 
     def _said_of_them_later(self, found: set[int], topic: str) -> set[int]:
@@ -1102,19 +1117,13 @@ class TopicMatcher:
         told = sorted((m for m in self.memories.many(sorted(found)).values() if m.is_episode), key=lambda m: m.created_at)
         if not whose or not told:
             return set()
-        last = told[-1].created_at
-        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at >= ? "
-                                     "AND created_at <= ? ORDER BY created_at, id LIMIT 400",
-                                     (EPISODE, told[0].created_at, last + _STORY_WEEKS))
+        weeks = _Weeks(self.memories, told, _STORY_WEEKS, with_told=True)
         story = {m.id for m in told}
         more_than_whom = set(query_terms(topic)) - set(query_terms(" ".join(whose))) - _NO_STORY - _VAGUE - STOPWORDS
         told_of = (_story_concepts(topic) | {c for m in told for c in concepts_in(m.content)}) - PEOPLE_CONCEPTS - FAMILY
         named: list[tuple[set[str], bool]] = []  # who each earlier message named, and whether it tells the story
         more: set[int] = set()
-        for row in rows:
-            memory = self.memories.get(row["id"])
-            if memory is None or memory.created_at > last + _STORY_WEEKS:
-                break
+        for memory in weeks:
             opening = told_units(memory.content)[:1]
             pronoun = re.match(r"^\W*(he|she|his|her|him)\b|^\W*([他她])", opening[0], re.IGNORECASE) if opening else None
             if (memory.id not in story and pronoun and not _opens_on_someone_new(opening[0], "")
@@ -1130,7 +1139,7 @@ class TopicMatcher:
                 if whom is not None and (whom[1] or any(_same_person(name, w) for name in whom[0] for w in whose)):
                     more.add(memory.id)
                     story.add(memory.id)
-                    last = max(last, memory.created_at)
+                    weeks.goes_on(memory)
                     named.append((whom[0], True))
                     continue
             people = _named_in(memory.content)
@@ -1155,16 +1164,10 @@ class TopicMatcher:
         allowed = own_area | _STEP_CONCEPTS
         someones = bool(_PEOPLE.search(topic) or concepts_in(topic) & PEOPLE_CONCEPTS or _cn_people_pairs(topic)
                         or not any(_AS_ME.search(m.content) or _of_my_own(m.content) for m in told))
-        last = told[-1].created_at
-        rows = self.memories.db.rows("SELECT id FROM memories WHERE kind = ? AND status = 'active' AND created_at > ? "
-                                     "AND created_at <= ? ORDER BY created_at, id LIMIT 400",
-                                     (EPISODE, told[0].created_at, last + _PRIVATE_STORY_WEEKS))
+        weeks = _Weeks(self.memories, told, _PRIVATE_STORY_WEEKS)
         story = {m.id for m in told}
         more: set[int] = set()
-        for row in rows:
-            memory = self.memories.get(row["id"])
-            if memory is None or memory.created_at > last + _PRIVATE_STORY_WEEKS:
-                break
+        for memory in weeks:
             if memory.id in story:
                 continue
             said = concepts_in(memory.content)
@@ -1183,7 +1186,7 @@ class TopicMatcher:
                                                                or _GOES_ON.match(opening[0])))):
                 more.add(memory.id)
                 story.add(memory.id)
-                last = max(last, memory.created_at)
+                weeks.goes_on(memory)
             elif said & PRIVATE_CONCEPTS:
                 break  # another private story was told since: what follows may be its outcome
         return more
