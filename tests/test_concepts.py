@@ -382,3 +382,13 @@ def test_kin_someone_else_has_are_theirs(query, content, gone):
 ])
 def test_everyday_chinese_words_for_pets_and_cars(text, concept):
     assert concept in concepts_in(text)
+
+
+def test_a_concept_is_indexed_by_its_own_words_never_by_the_words_that_frame_its_phrases():
+    """"my drinking", "call it off", "the dose": 'my', 'it' and 'the' are in every other message, so as a concept's
+    index words they would make an unseen concept look seen (its IDF) and route every message to it."""
+    from memchat.memory.terms import STOPWORDS
+    framed = {name: set(index_words(name)) & STOPWORDS for name in CONCEPTS}
+    assert not {name: words for name, words in framed.items() if words}
+    assert "drink" in " ".join(index_words("alcohol"))
+    assert not concepts.covers("health", "my") and not concepts.covers("relationship", "it")

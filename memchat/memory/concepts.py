@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memchat.memory.terms import has_cjk, plain_idioms, stem
+from memchat.memory.terms import STOPWORDS, has_cjk, plain_idioms, stem
 
 _ENTRIES: tuple[tuple[str, str | None, str], ...] = (
     # family
@@ -333,8 +333,9 @@ class _Concept:
 
 CONCEPTS = {name: _Concept(name, parent, words) for name, parent, words in _ENTRIES}
 _WORDS = {name: tuple(words.split("|")) for name, _, words in _ENTRIES}
-_PHRASE_WORDS = {name: frozenset(stem(w) for word in words if " " in word for w in word.split()) for name, words in
-                 _WORDS.items()}
+_PHRASE_WORDS = {name: frozenset(stem(w) for word in words if " " in word for w in word.split() if w not in STOPWORDS)
+                 for name, words in _WORDS.items()}
+"""The words of a concept's phrases, without the common words that only frame them ("my drinking": drinking)."""
 FAMILY = frozenset({"family", "parent", "child", "spouse", "sibling", "grandparent"})
 """The family concepts: the words above every particular relation (mother, son, husband…)."""
 FAMILY_WORDS = FAMILY - {"family"}
@@ -473,7 +474,8 @@ def index_words(name: str, *, own: bool = False) -> list[str]:
     """The index terms (as `terms.search_terms` spells them) that show a concept — or, with `own`, only
     its own words, not a narrower concept's — in a memory."""
     words = [w for n in ([name] if own else _with_descendants(name)) for w in _WORDS[n]]
-    return list(dict.fromkeys(t for w in words for t in ([stem(p) for p in w.split()] if not has_cjk(w) else [w[:2]])))
+    return list(dict.fromkeys(t for w in words for t in ([stem(p) for p in w.split() if p not in STOPWORDS]
+                                                         if not has_cjk(w) else [w[:2]])))
 
 
 def _with_descendants(name: str) -> list[str]:
